@@ -1,0 +1,3 @@
+from kingdomkit.cli.main import main
+
+raise SystemExit(main())

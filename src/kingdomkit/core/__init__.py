@@ -1,0 +1,1 @@
+"""The game-independent core: protocol, registry, driver, records, conformance checks."""

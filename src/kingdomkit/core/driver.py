@@ -1,0 +1,82 @@
+"""The driver: plays any agents through the protocol, sampling chance from a seed.
+
+The same game, seed and agents give the same game every time: chance is drawn from one
+generator and each seat's agent gets its own generator, all derived from the seed, so adding
+thinking to one agent never changes the dominoes another one sees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
+
+
+class Agent(Protocol):
+    """Anything that picks a legal action for the player to act."""
+
+    def act(self, game: Game[Any], state: Any, rng: random.Random) -> int: ...
+
+
+def chance_rng(seed: int) -> random.Random:
+    """The generator of chance outcomes for a game played from `seed`."""
+    return random.Random(f"kingdomkit/{seed}/chance")
+
+
+def seat_rng(seed: int, seat: int) -> random.Random:
+    """The generator handed to the agent in `seat` for a game played from `seed`."""
+    return random.Random(f"kingdomkit/{seed}/seat/{seat}")
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A finished (or stopped) game: its seed, every action from the start, the last state."""
+
+    seed: int
+    actions: tuple[int, ...]
+    final_state: Any
+
+
+StepHook = Callable[[Any, int, Any], None]
+
+
+def play(
+    game: Game[Any],
+    agents: Sequence[Agent],
+    seed: int,
+    on_step: StepHook | None = None,
+) -> PlayedGame:
+    """Play one game from `seed` with one agent per seat; `on_step(before, action, after)`."""
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.num_players} agents needed, {len(agents)} given")
+    chance = chance_rng(seed)
+    seats = [seat_rng(seed, seat) for seat in range(game.num_players)]
+    current_player = game.current_player
+    state = game.initial_state()
+    actions: list[int] = []
+    while True:
+        player = current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = game.sample_chance(state, chance)
+        else:
+            action = agents[player].act(game, state, seats[player])
+        after = game.apply(state, action)
+        if on_step is not None:
+            on_step(state, action, after)
+        actions.append(action)
+        state = after
+    return PlayedGame(seed, tuple(actions), state)
+
+
+def replay_actions(game: Game[Any], actions: Sequence[int], checked: bool = True) -> Any:
+    """The state reached by playing `actions` from the initial state."""
+    state = game.initial_state()
+    apply = game.apply_checked if checked else game.apply
+    for action in actions:
+        state = apply(state, action)
+    return state

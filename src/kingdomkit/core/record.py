@@ -1,0 +1,144 @@
+"""Game records: one public, versioned JSON file per game, and an exact replay of it.
+
+    {"format": "kingdomkit-record/1", "game": "kingdomino", "version": 1,
+     "options": {"players": 4, ...}, "seed": 7, "players": ["ann", "bot"],
+     "events": [...], "result": {"scores": [...], ...}}
+
+What the events are is each game's business (see docs/records.md); this module only builds a
+record from the actions of a game and replays a record event by event, through the checked
+path, so that a record that breaks a rule is reported with the event that broke it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kingdomkit.core.protocol import Event, Game, KingdomkitError, RecordError
+from kingdomkit.core.registry import make_game
+
+FORMAT = "kingdomkit-record/1"
+
+
+def make_record(
+    game: Game[Any], seed: int | None, players: Sequence[str], actions: Sequence[int]
+) -> dict[str, Any]:
+    """The record of the game that `actions` played from the initial state."""
+    state = game.initial_state()
+    events: list[Event] = []
+    for action in actions:
+        after = game.apply(state, action)
+        events.extend(game.events(state, action, after))
+        state = after
+    header = {
+        "format": FORMAT,
+        "game": game.name,
+        "version": game.version,
+        "options": dict(game.options),
+        "seed": seed,
+        "players": list(players),
+    }
+    return {**header, **game.record_body(header, events, state)}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A replayed record: the game, each event with the state after it, the final state."""
+
+    game: Game[Any]
+    steps: tuple[tuple[Event, Any], ...]
+    final_state: Any
+    actions: tuple[int, ...]
+
+
+def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in record:
+        raise RecordError(f"the record has no {key!r} field")
+    value = record[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise RecordError(f"the record's {key!r} field has the wrong type")
+    return value
+
+
+def replay_record(record: Mapping[str, Any]) -> Replay:
+    """Check `record` move by move against the rules; raise RecordError naming the event."""
+    if not isinstance(record, Mapping):
+        raise RecordError("a record is a JSON object")
+    fmt = _require(record, "format", str)
+    if fmt != FORMAT:
+        raise RecordError(f"unknown record format {fmt!r} (this version reads {FORMAT!r})")
+    name = _require(record, "game", str)
+    options = _require(record, "options", dict)
+    players = _require(record, "players", list)
+    try:
+        game = make_game(name, options)
+    except KingdomkitError as error:
+        raise RecordError(f"the record's options: {error}") from None
+    if len(players) != game.num_players or not all(isinstance(p, str) for p in players):
+        raise RecordError(f"'players' must list {game.num_players} names")
+    state = game.initial_state()
+    steps: list[tuple[Event, Any]] = []
+    actions: list[int] = []
+    for index, event in enumerate(game.record_events(record), start=1):
+        where = f"event {index} {json.dumps(event)}"
+        if not isinstance(event, dict):
+            raise RecordError(f"{where}: an event is a JSON object")
+        try:
+            event_actions = game.event_actions(state, event)
+            produced: list[Event] = []
+            for action in event_actions:
+                after = game.apply_checked(state, action)
+                produced.extend(game.events(state, action, after))
+                state = after
+        except KingdomkitError as error:
+            raise RecordError(f"{where}: {error}") from None
+        if produced != [event]:
+            raise RecordError(f"{where}: the rules give {json.dumps(produced)} here")
+        actions.extend(event_actions)
+        steps.append((event, state))
+    if game.is_terminal(state):
+        _check_result(game, record, state)
+    elif "result" in record:
+        raise RecordError("the record has a result but its events do not finish the game")
+    return Replay(game, tuple(steps), state, tuple(actions))
+
+
+def _check_result(game: Game[Any], record: Mapping[str, Any], state: Any) -> None:
+    expected = game.result(state)
+    given = record.get("result")
+    if given is None:
+        return
+    if not isinstance(given, Mapping):
+        raise RecordError("the record's 'result' is not an object")
+    for key, value in expected.items():
+        if key in given and given[key] != value:
+            raise RecordError(
+                f"the record's result.{key} is {json.dumps(given[key])}, "
+                f"the rules give {json.dumps(value)}"
+            )
+
+
+def write_record(path: Path, record: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """The record in `path`; raises RecordError for unreadable or non-JSON files."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a UTF-8 text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: a record is a JSON object")
+    return data

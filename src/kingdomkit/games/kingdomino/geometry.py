@@ -1,0 +1,111 @@
+"""Bitboard geometry of a kingdom, precomputed once per frame size.
+
+A kingdom lives on a square of side `width = 2 * size - 1` centred on the castle, since the
+castle may end up anywhere inside the `size` x `size` frame. Cell (x, y), relative to the castle
+(x to the right, y downward), is bit `(y + reach) * width + (x + reach)` of an int.
+
+    size 5: reach 4, width 9, 81 cells        size 7: reach 6, width 13, 169 cells
+
+    bit 0 .. 8     row y = -4 (x = -4 .. 4)
+    bit 9 .. 17    row y = -3
+    ...            bit 40 is the castle (0, 0)
+
+Directions of square 2 seen from square 1: 0 right (+1), 1 down (+width), 2 left, 3 up.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+Bitboard = int
+Cell = int
+
+RIGHT, DOWN, LEFT, UP = 0, 1, 2, 3
+DIRECTION_NAMES = ("right", "down", "left", "up")
+
+
+class Geometry:
+    """Named tables for one frame size; built once and shared (see `geometry`)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.reach = reach = size - 1
+        self.width = width = 2 * reach + 1
+        self.cells = cells = width * width
+        self.full: Bitboard = (1 << cells) - 1
+        first_column = sum(1 << (row * width) for row in range(width))
+        self.not_first_column: Bitboard = self.full & ~first_column
+        self.not_last_column: Bitboard = self.full & ~(first_column << (width - 1))
+        self.castle: Cell = reach * width + reach
+        self.castle_bit: Bitboard = 1 << self.castle
+        self.deltas = (1, width, -1, -width)
+        self.xs = tuple(cell % width - reach for cell in range(cells))
+        self.ys = tuple(cell // width - reach for cell in range(cells))
+        # column_span[(lo + reach) * width + hi + reach]: the cells with lo <= x <= hi.
+        self.column_span: list[Bitboard] = [0] * (width * width)
+        self.row_span: list[Bitboard] = [0] * (width * width)
+        for lo in range(-reach, reach + 1):
+            for hi in range(lo, reach + 1):
+                columns = rows = 0
+                for cell in range(cells):
+                    if lo <= self.xs[cell] <= hi:
+                        columns |= 1 << cell
+                    if lo <= self.ys[cell] <= hi:
+                        rows |= 1 << cell
+                self.column_span[(lo + reach) * width + hi + reach] = columns
+                self.row_span[(lo + reach) * width + hi + reach] = rows
+
+    def cell(self, x: int, y: int) -> Cell:
+        """The cell of (x, y); raises ValueError outside the reachable square."""
+        if not (-self.reach <= x <= self.reach and -self.reach <= y <= self.reach):
+            raise ValueError(f"({x}, {y}) is more than {self.reach} squares from the castle")
+        return (y + self.reach) * self.width + x + self.reach
+
+    def xy(self, cell: Cell) -> tuple[int, int]:
+        return self.xs[cell], self.ys[cell]
+
+    def neighbours(self, board: Bitboard) -> Bitboard:
+        """Cells orthogonally next to any cell of `board` (may include `board` itself)."""
+        width = self.width
+        return (
+            ((board << 1) & self.not_first_column)
+            | ((board >> 1) & self.not_last_column)
+            | ((board << width) & self.full)
+            | (board >> width)
+        )
+
+    def allowed(self, min_x: int, max_x: int, min_y: int, max_y: int) -> Bitboard:
+        """Cells that keep a kingdom with this bounding box inside the size x size frame."""
+        reach, width, span = self.reach, self.width, self.size - 1
+        lo_x, hi_x = max_x - span, min_x + span
+        lo_y, hi_y = max_y - span, min_y + span
+        return (
+            self.column_span[(lo_x + reach) * width + hi_x + reach]
+            & self.row_span[(lo_y + reach) * width + hi_y + reach]
+        )
+
+    def second_cell(self, cell: Cell, direction: int) -> Cell | None:
+        """The cell of square 2 when square 1 is on `cell` facing `direction`, if on the board."""
+        x, y = self.xs[cell], self.ys[cell]
+        dx, dy = ((1, 0), (0, 1), (-1, 0), (0, -1))[direction]
+        try:
+            return self.cell(x + dx, y + dy)
+        except ValueError:
+            return None
+
+
+@cache
+def geometry(size: int) -> Geometry:
+    if size not in (5, 7):
+        raise ValueError(f"a kingdom is 5x5 or 7x7, not {size}x{size}")
+    return Geometry(size)
+
+
+def bits(board: Bitboard) -> list[Cell]:
+    """The set cells of `board`, ascending."""
+    cells = []
+    while board:
+        low = board & -board
+        cells.append(low.bit_length() - 1)
+        board ^= low
+    return cells

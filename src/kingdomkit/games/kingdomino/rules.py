@@ -1,0 +1,606 @@
+"""Kingdomino's rules as a pure state machine (version history at the bottom of this card).
+
+A round, as micro-steps (rulebook "Setup" A-C and "Playing the game" D1-D2):
+
+    DRAW   chance, one domino at a time until the new line is full; the line is kept
+           in ascending order, as the rulebook displays it
+    ORDER  chance, first line only: the shuffled kings, one outcome per distinct order
+    CLAIM  first line: each king in shuffled order claims a domino of the line
+    PLACE  later lines: the kings act in the order of their dominoes in the previous line;
+           each places (or, only when no placement is legal, discards) its domino, then
+    CLAIM  claims a domino of the new line. In the last round there is no new line: place only.
+
+Actions (one fixed range per frame size; cells = 81 for 5x5, 169 for 7x7):
+
+    0 .. 3                     claim the domino in slot i of the new line
+    4 .. 4 + 4 * cells - 1     place: 4 + direction * cells + cell of square 1
+    4 + 4 * cells              discard (legal only when no placement is)
+
+Chance outcomes: DRAW, domino number - 1 (0 .. 47); ORDER, an index into `king_orders`.
+
+With `dynasty`, three games follow one another in one state; `past_scores` keeps the scores
+of the finished ones and the totals decide.
+
+Versions: 1, the first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import cache
+from itertools import permutations
+from typing import Any, NamedTuple
+
+from kingdomkit.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    Game,
+    IllegalActionError,
+    KingdomkitError,
+    RecordError,
+)
+from kingdomkit.games.kingdomino import kingdom as kd
+from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, Domino
+from kingdomkit.games.kingdomino.geometry import Geometry, geometry
+from kingdomkit.games.kingdomino.options import Setup, parse_options
+
+DRAW, ORDER, CLAIM, PLACE, OVER = range(5)
+PHASE_NAMES = ("draw", "order", "claim", "place", "over")
+CLAIMS = 4
+ALL_DOMINOES = (1 << NUM_DOMINOES) - 1
+UNCLAIMED = -1
+
+
+class KingdominoState(NamedTuple):
+    """A Kingdomino position. Frozen; build new ones with `apply`."""
+
+    phase: int
+    lines_drawn: int  # lines completed so far in this game
+    deck: int  # bit n - 1 set while domino n may still be drawn
+    line: tuple[int, ...]  # the newest line, ascending (partial while drawing)
+    claims: tuple[int, ...]  # owner of the king on each slot of `line`, or UNCLAIMED
+    placing: tuple[int, ...]  # the previous line's claimed dominoes, in line order
+    placers: tuple[int, ...]  # their owners, who act in this order
+    turn: int  # the king to act: into `order` in the first round, else into `placers`
+    order: tuple[int, ...]  # owners of the kings in shuffled order (first line)
+    kingdoms: tuple[kd.Kingdom, ...]
+    game_number: int  # 0, 1, 2 in a dynasty
+    past_scores: tuple[tuple[int, ...], ...]  # scores of finished games of a dynasty
+
+
+@cache
+def king_orders(players: int, kings: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct orders of the kings' owners, sorted (2 players: 6 orders of 0, 0, 1, 1)."""
+    owners = tuple(king % players for king in range(kings))
+    return tuple(sorted(set(permutations(owners))))
+
+
+class Breakdown(NamedTuple):
+    """One player's score as a score pad shows it."""
+
+    territories: tuple[kd.Territory, ...]
+    territory_points: int
+    middle_kingdom: int
+    harmony: int
+    total: int
+    largest_territory: int
+    crowns: int
+
+
+class Kingdomino(Game[KingdominoState]):
+    name = "kingdomino"
+    version = 1
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.setup: Setup = parse_options(options or {})
+        self.options = self.setup.to_options()
+        self.num_players = self.setup.players
+        self.geo: Geometry = geometry(self.setup.size)
+        self.cells = self.geo.cells
+        self.discard_action = CLAIMS + 4 * self.cells
+        self.num_actions = self.discard_action + 1
+        self.num_chance_outcomes = NUM_DOMINOES
+        self.orders = king_orders(self.setup.players, self.setup.kings)
+        self._empty = kd.empty_kingdom(self.geo)
+
+    def __repr__(self) -> str:
+        return f"Kingdomino({self.options})"
+
+    # -- the state machine -------------------------------------------------------------
+    def initial_state(self) -> KingdominoState:
+        return self._new_game(0, ())
+
+    def _new_game(self, number: int, past: tuple[tuple[int, ...], ...]) -> KingdominoState:
+        kingdoms = (self._empty,) * self.num_players
+        return KingdominoState(DRAW, 0, ALL_DOMINOES, (), (), (), (), 0, (), kingdoms, number, past)
+
+    def current_player(self, state: KingdominoState) -> int:
+        phase = state.phase
+        if phase == PLACE:
+            return state.placers[state.turn]
+        if phase == CLAIM:
+            return state.placers[state.turn] if state.placers else state.order[state.turn]
+        return TERMINAL if phase == OVER else CHANCE
+
+    def legal_actions(self, state: KingdominoState) -> tuple[int, ...]:
+        phase = state.phase
+        if phase == PLACE:
+            player = state.placers[state.turn]
+            domino = DOMINOES[state.placing[state.turn] - 1]
+            codes = kd.legal_placements(self.geo, state.kingdoms[player], domino, CLAIMS)
+            return tuple(codes) if codes else (self.discard_action,)
+        if phase == CLAIM:
+            return tuple(slot for slot, owner in enumerate(state.claims) if owner == UNCLAIMED)
+        return ()
+
+    def chance_outcomes(self, state: KingdominoState) -> tuple[tuple[int, float], ...]:
+        if state.phase == DRAW:
+            remaining = [n for n in range(NUM_DOMINOES) if state.deck >> n & 1]
+            probability = 1.0 / len(remaining)
+            return tuple((outcome, probability) for outcome in remaining)
+        if state.phase == ORDER:
+            probability = 1.0 / len(self.orders)
+            return tuple((index, probability) for index in range(len(self.orders)))
+        return ()
+
+    def sample_chance(self, state: KingdominoState, rng: random.Random) -> int:
+        """Uniform draws, picked without building the outcome list (the driver's hot path)."""
+        if state.phase == ORDER:
+            return int(rng.random() * len(self.orders))
+        deck = state.deck
+        skip = int(rng.random() * deck.bit_count())
+        for _ in range(skip):
+            deck &= deck - 1
+        return (deck & -deck).bit_length() - 1
+
+    def apply(self, state: KingdominoState, action: int) -> KingdominoState:
+        phase = state.phase
+        if phase == PLACE:
+            return self._place(state, action)
+        if phase == CLAIM:
+            return self._claim(state, action)
+        if phase == DRAW:
+            return self._draw(state, action)
+        if phase == ORDER:
+            return state._replace(phase=CLAIM, order=self.orders[action], turn=0)
+        raise IllegalActionError("the game is over; no action can be played")
+
+    def _draw(self, state: KingdominoState, outcome: int) -> KingdominoState:
+        number = outcome + 1
+        line = tuple(sorted((*state.line, number)))
+        deck = state.deck & ~(1 << outcome)
+        if len(line) < self.setup.line_size:
+            return state._replace(line=line, deck=deck)
+        claims = (UNCLAIMED,) * len(line)
+        first = state.lines_drawn == 0
+        return state._replace(
+            phase=ORDER if first else PLACE,
+            lines_drawn=state.lines_drawn + 1,
+            deck=deck,
+            line=line,
+            claims=claims,
+            turn=0,
+        )
+
+    def _claim(self, state: KingdominoState, slot: int) -> KingdominoState:
+        player = self.current_player(state)
+        claims = list(state.claims)
+        claims[slot] = player
+        turn = state.turn + 1
+        kings = len(state.placers) if state.placers else len(state.order)
+        if turn < kings:
+            next_phase = PLACE if state.placers else CLAIM
+            return state._replace(phase=next_phase, claims=tuple(claims), turn=turn)
+        # Every king has claimed: the line becomes the one to place; with lines of 4 for 3
+        # players (draw_four), the unclaimed domino is discarded here.
+        placing = tuple(n for n, owner in zip(state.line, claims, strict=True) if owner >= 0)
+        placers = tuple(owner for owner in claims if owner >= 0)
+        more = state.lines_drawn < self.setup.lines
+        return state._replace(
+            phase=DRAW if more else PLACE,
+            line=(),
+            claims=(),
+            placing=placing,
+            placers=placers,
+            turn=0,
+        )
+
+    def _place(self, state: KingdominoState, action: int) -> KingdominoState:
+        turn = state.turn
+        player = state.placers[turn]
+        domino = DOMINOES[state.placing[turn] - 1]
+        kingdoms = list(state.kingdoms)
+        if action == self.discard_action:
+            kingdoms[player] = kd.discard(kingdoms[player], domino)
+        else:
+            cell1, cell2 = kd.decode_placement(self.geo, action - CLAIMS)
+            kingdoms[player] = kd.place(self.geo, kingdoms[player], domino, cell1, cell2)
+        if state.line:
+            return state._replace(phase=CLAIM, kingdoms=tuple(kingdoms))
+        turn += 1
+        if turn < len(state.placers):
+            return state._replace(kingdoms=tuple(kingdoms), turn=turn)
+        return self._finish_game(state._replace(kingdoms=tuple(kingdoms), turn=turn))
+
+    def _finish_game(self, state: KingdominoState) -> KingdominoState:
+        if state.game_number + 1 < self.setup.games:
+            past = (*state.past_scores, self.game_scores(state))
+            return self._new_game(state.game_number + 1, past)
+        return state._replace(phase=OVER, placing=(), placers=(), turn=0)
+
+    # -- scores ------------------------------------------------------------------------
+    def breakdown(self, state: KingdominoState, player: int) -> Breakdown:
+        """The score pad of `player` in the game being played (or the last one)."""
+        return self.kingdom_breakdown(state.kingdoms[player])
+
+    def kingdom_breakdown(self, kingdom: kd.Kingdom, harmony: bool | None = None) -> Breakdown:
+        """The score pad of one kingdom; `harmony` overrides the no-discard test."""
+        geo = self.geo
+        found = tuple(kd.territories(geo, kingdom))
+        points = sum(t.points for t in found)
+        middle = kd.MIDDLE_KINGDOM_BONUS if (
+            self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom)
+        ) else 0
+        if harmony is None:
+            harmony = not kingdom.discarded
+        bonus = kd.HARMONY_BONUS if self.setup.harmony and harmony else 0
+        largest = max((t.size for t in found), default=0)
+        return Breakdown(
+            found, points, middle, bonus, points + middle + bonus, largest, kd.crown_count(kingdom)
+        )
+
+    def kingdom_score(self, kingdom: kd.Kingdom) -> int:
+        """Territory points plus the bonuses in play (the fast path of `kingdom_breakdown`)."""
+        geo = self.geo
+        score = kd.territory_score(geo, kingdom)
+        if self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom):
+            score += kd.MIDDLE_KINGDOM_BONUS
+        if self.setup.harmony and not kingdom.discarded:
+            score += kd.HARMONY_BONUS
+        return score
+
+    def game_scores(self, state: KingdominoState) -> tuple[int, ...]:
+        """The scores of the game being played (the last one, at the end of a dynasty)."""
+        return tuple(self.kingdom_score(k) for k in state.kingdoms)
+
+    def scores(self, state: KingdominoState) -> tuple[float, ...]:
+        scores = self.game_scores(state)
+        for past in state.past_scores:
+            scores = tuple(a + b for a, b in zip(scores, past, strict=True))
+        return tuple(float(s) for s in scores)
+
+    def winners(self, state: KingdominoState) -> tuple[int, ...]:
+        """Highest score; then largest territory; then most crowns; then shared (rulebook,
+        "End of the game"). A dynasty is decided by the totals alone (docs/rules-notes.md)."""
+        scores = self.scores(state)
+        if self.setup.dynasty:
+            best = max(scores)
+            return tuple(p for p, s in enumerate(scores) if s == best)
+        keys = []
+        for player, kingdom in enumerate(state.kingdoms):
+            pad = self.kingdom_breakdown(kingdom)
+            keys.append((scores[player], pad.largest_territory, pad.crowns))
+        best_key = max(keys)
+        return tuple(p for p, key in enumerate(keys) if key == best_key)
+
+    # -- reading and writing actions -----------------------------------------------------
+    def acting_domino(self, state: KingdominoState) -> Domino:
+        """The domino the player to act must place (PLACE phase only)."""
+        return DOMINOES[state.placing[state.turn] - 1]
+
+    def placement_cells(self, action: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Castle-relative (x, y) of square 1 and square 2 of a placement action."""
+        cell1, cell2 = kd.decode_placement(self.geo, action - CLAIMS)
+        return self.geo.xy(cell1), self.geo.xy(cell2)
+
+    def placement_action(
+        self, state: KingdominoState, first: tuple[int, int], second: tuple[int, int]
+    ) -> int:
+        """The action placing the acting domino's square 1 on `first`, square 2 on `second`;
+        for a domino with two like squares either way round names the same action."""
+        if state.phase != PLACE:
+            raise IllegalActionError("no domino is waiting to be placed now")
+        geo = self.geo
+        try:
+            cell1, cell2 = geo.cell(*first), geo.cell(*second)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+        if cell2 - cell1 not in geo.deltas or abs(first[0] - second[0]) + abs(
+            first[1] - second[1]
+        ) != 1:
+            raise IllegalActionError(f"{first} and {second} are not side by side")
+        domino = self.acting_domino(state)
+        direction = geo.deltas.index(cell2 - cell1)
+        if domino.symmetric and direction >= 2:
+            cell1, direction = cell2, direction - 2
+        action = CLAIMS + direction * geo.cells + cell1
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(self._why_illegal(state, domino, first, second))
+        return action
+
+    def _why_illegal(
+        self, state: KingdominoState, domino: Domino, first: tuple[int, int], second: tuple[int, int]
+    ) -> str:
+        kingdom = state.kingdoms[self.current_player(state)]
+        geo = self.geo
+        cells = (geo.cell(*first), geo.cell(*second))
+        if any(kingdom.occupied >> cell & 1 for cell in cells):
+            return "that place is already taken"
+        xs = (kingdom.min_x, kingdom.max_x, first[0], second[0])
+        ys = (kingdom.min_y, kingdom.max_y, first[1], second[1])
+        if max(xs) - min(xs) >= geo.size or max(ys) - min(ys) >= geo.size:
+            return f"the kingdom would not fit in {geo.size}x{geo.size}"
+        if self.discard_action in self.legal_actions(state):
+            return f"domino {domino.number} fits nowhere and must be discarded"
+        return (
+            "neither square touches the castle or a square of its own terrain "
+            "(connection rules)"
+        )
+
+    def action_to_string(self, state: KingdominoState, action: int) -> str:
+        phase = state.phase
+        if phase == DRAW:
+            return f"draw {action + 1}"
+        if phase == ORDER:
+            return "order " + ",".join(str(p) for p in self.orders[action])
+        if phase == CLAIM:
+            return f"claim {state.line[action]}"
+        if phase == PLACE:
+            number = state.placing[state.turn]
+            if action == self.discard_action:
+                return f"discard {number}"
+            (x1, y1), (x2, y2) = self.placement_cells(action)
+            return f"place {number} {x1},{y1} {x2},{y2}"
+        return f"action {action}"
+
+    def parse_action(self, state: KingdominoState, text: str) -> int:
+        """Reads `claim N`, `place N x1,y1 x2,y2`, `discard N` (the domino number optional)."""
+        words = text.replace("(", " ").replace(")", " ").split()
+        if not words:
+            raise IllegalActionError("empty move")
+        verb, args = words[0].lower(), words[1:]
+        phase = state.phase
+        if phase not in (CLAIM, PLACE):
+            raise IllegalActionError(f"no player moves now (the {PHASE_NAMES[phase]} step)")
+        try:
+            if phase == CLAIM:
+                if verb != "claim" or len(args) != 1:
+                    raise IllegalActionError("it is time to claim: write 'claim N'")
+                number = int(args[0])
+                if number not in state.line:
+                    raise IllegalActionError(f"domino {number} is not in the new line")
+                slot = state.line.index(number)
+                if state.claims[slot] != UNCLAIMED:
+                    raise IllegalActionError(f"domino {number} is already claimed")
+                return slot
+            domino = self.acting_domino(state)
+            if args and args[0].lstrip("-").isdigit() and "," not in args[0]:
+                if int(args[0]) != domino.number:
+                    raise IllegalActionError(f"the domino to place is {domino.number}")
+                args = args[1:]
+            if verb == "discard" and not args:
+                if self.discard_action not in self.legal_actions(state):
+                    raise IllegalActionError(
+                        f"domino {domino.number} can be placed, so it may not be discarded"
+                    )
+                return self.discard_action
+            if verb != "place" or len(args) != 2:
+                raise IllegalActionError("it is time to place: write 'place N x1,y1 x2,y2'")
+            first, second = (_parse_xy(arg) for arg in args)
+            return self.placement_action(state, first, second)
+        except ValueError:
+            raise IllegalActionError(f"cannot read {text!r}") from None
+
+    # -- records -------------------------------------------------------------------------
+    def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:
+        phase = before.phase
+        if phase == DRAW:
+            if after.phase == DRAW and after.game_number == before.game_number:
+                return []
+            return [{"type": "line", "dominoes": list(after.line)}]
+        if phase == ORDER:
+            return [{"type": "order", "kings": list(self.orders[action])}]
+        player = self.current_player(before)
+        if phase == CLAIM:
+            return [{"type": "claim", "player": player, "domino": before.line[action]}]
+        number = before.placing[before.turn]
+        if action == self.discard_action:
+            return [{"type": "discard", "player": player, "domino": number}]
+        first, second = self.placement_cells(action)
+        return [
+            {"type": "place", "player": player, "domino": number, "cells": [list(first), list(second)]}
+        ]
+
+    def event_actions(self, state: KingdominoState, event: Event) -> list[int]:
+        kind = event.get("type")
+        phase = state.phase
+        expected = {DRAW: "line", ORDER: "order", CLAIM: "claim", PLACE: "place or discard"}
+        if phase == OVER:
+            raise RecordError("the game is already over")
+        if kind == "line" and phase == DRAW and not state.line:
+            return self._line_actions(state, event.get("dominoes"))
+        if kind == "order" and phase == ORDER:
+            kings = event.get("kings")
+            order = tuple(kings) if isinstance(kings, list) else None
+            if order not in self.orders:
+                raise RecordError(f"{kings!r} is not an order of the kings in this game")
+            return [self.orders.index(order)]
+        if kind in ("claim", "place", "discard") and phase in (CLAIM, PLACE):
+            if (kind == "claim") != (phase == CLAIM):
+                raise RecordError(f"a {expected[phase]} event is due, not {kind!r}")
+            return [self._move_action(state, event)]
+        raise RecordError(f"a {expected[phase]} event is due, not {kind!r}")
+
+    def _line_actions(self, state: KingdominoState, dominoes: Any) -> list[int]:
+        size = self.setup.line_size
+        if not (isinstance(dominoes, list) and all(_is_int(n) for n in dominoes)):
+            raise RecordError("'dominoes' must be a list of domino numbers")
+        if len(dominoes) != size:
+            raise RecordError(f"a line holds {size} dominoes, not {len(dominoes)}")
+        if dominoes != sorted(set(dominoes)):
+            raise RecordError("a line is shown in ascending order, without repeats")
+        for number in dominoes:
+            if not (1 <= number <= NUM_DOMINOES and state.deck >> (number - 1) & 1):
+                raise RecordError(f"domino {number} cannot be drawn: it is already out")
+        return [number - 1 for number in dominoes]
+
+    def _move_action(self, state: KingdominoState, event: Event) -> int:
+        player = self.current_player(state)
+        if event.get("player") != player:
+            raise RecordError(f"it is player {player}'s turn, not {event.get('player')!r}'s")
+        number = event.get("domino")
+        kind = event["type"]
+        if kind == "claim":
+            if number not in state.line:
+                raise RecordError(f"domino {number!r} is not in the line")
+            return self.parse_action(state, f"claim {number}")
+        if number != state.placing[state.turn]:
+            raise RecordError(
+                f"player {player} must place domino {state.placing[state.turn]}, not {number!r}"
+            )
+        if kind == "discard":
+            return self.parse_action(state, "discard")
+        cells = event.get("cells")
+        if not (
+            isinstance(cells, list)
+            and len(cells) == 2
+            and all(isinstance(c, list) and len(c) == 2 and all(map(_is_int, c)) for c in cells)
+        ):
+            raise RecordError("'cells' must be two [x, y] pairs")
+        return self.placement_action(state, tuple(cells[0]), tuple(cells[1]))
+
+    def result(self, state: KingdominoState) -> dict[str, Any]:
+        result: dict[str, Any] = {
+            "scores": [int(s) for s in self.scores(state)],
+            "winners": list(self.winners(state)),
+        }
+        if not self.setup.dynasty:
+            result["breakdown"] = [
+                breakdown_json(self.breakdown(state, p)) for p in range(self.num_players)
+            ]
+        return result
+
+    def record_body(
+        self, header: Mapping[str, Any], events: list[Event], state: KingdominoState
+    ) -> dict[str, Any]:
+        """A dynasty record holds one full record per game, each of which replays on its own,
+        and the totals in its result."""
+        if not self.setup.dynasty:
+            return super().record_body(header, events, state)
+        options = {k: v for k, v in self.options.items() if k != "dynasty"}
+        single = Kingdomino(options)
+        games = []
+        for number, game_events in enumerate(_split_games(events), start=1):
+            game_header = {**header, "options": options, "dynasty_game": number}
+            finished = number <= len(state.past_scores) or self.is_terminal(state)
+            record = {**game_header, "events": game_events}
+            if finished:
+                record["result"] = single.result(_replay_events(single, game_events))
+            games.append(record)
+        body: dict[str, Any] = {"games": games}
+        if self.is_terminal(state):
+            body["result"] = self.result(state)
+        return body
+
+    def record_events(self, record: Mapping[str, Any]) -> list[Event]:
+        if not self.setup.dynasty:
+            return super().record_events(record)
+        games = record.get("games")
+        if not isinstance(games, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("events"), list) for g in games
+        ):
+            raise RecordError("a dynasty record has a list of 'games', each with 'events'")
+        return [event for g in games for event in g["events"]]
+
+    # -- serialisation -------------------------------------------------------------------
+    def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
+        data = state._asdict()
+        data["kingdoms"] = [
+            {
+                "placed": [list(p) for p in k.placed],
+                "discarded": list(k.discarded),
+            }
+            for k in state.kingdoms
+        ]
+        for key in ("line", "claims", "placing", "placers", "order"):
+            data[key] = list(data[key])
+        data["past_scores"] = [list(s) for s in state.past_scores]
+        return data
+
+    def state_from_json(self, data: Mapping[str, Any]) -> KingdominoState:
+        try:
+            kingdoms = []
+            for entry in data["kingdoms"]:
+                kingdom = self._empty
+                for number, cell1, cell2 in entry["placed"]:
+                    kingdom = kd.place(self.geo, kingdom, DOMINOES[number - 1], cell1, cell2)
+                for number in entry["discarded"]:
+                    kingdom = kd.discard(kingdom, DOMINOES[number - 1])
+                kingdoms.append(kingdom)
+            return KingdominoState(
+                int(data["phase"]),
+                int(data["lines_drawn"]),
+                int(data["deck"]),
+                tuple(data["line"]),
+                tuple(data["claims"]),
+                tuple(data["placing"]),
+                tuple(data["placers"]),
+                int(data["turn"]),
+                tuple(data["order"]),
+                tuple(kingdoms),
+                int(data["game_number"]),
+                tuple(tuple(s) for s in data["past_scores"]),
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise KingdomkitError(f"malformed Kingdomino state: {error}") from None
+
+    def render(self, state: KingdominoState, player: int | None = None) -> str:
+        from kingdomkit.games.kingdomino.render import render_text
+
+        return render_text(self, state)
+
+
+def _parse_xy(text: str) -> tuple[int, int]:
+    x, y = text.split(",")
+    return int(x), int(y)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _split_games(events: list[Event]) -> list[list[Event]]:
+    """Cut a dynasty's events where a game starts: at the line that comes before each order."""
+    starts = [i - 1 for i, event in enumerate(events) if event["type"] == "order"]
+    bounds = [*starts[1:], len(events)]
+    first = [0, *starts[1:]]
+    return [events[a:b] for a, b in zip(first, bounds, strict=True)]
+
+
+def _replay_events(game: Kingdomino, events: list[Event]) -> KingdominoState:
+    state = game.initial_state()
+    for event in events:
+        for action in game.event_actions(state, event):
+            state = game.apply(state, action)
+    return state
+
+
+def breakdown_json(pad: Breakdown) -> dict[str, Any]:
+    from kingdomkit.games.kingdomino.dominoes import TERRAINS
+
+    return {
+        "territories": [
+            {"terrain": TERRAINS[t.terrain], "size": t.size, "crowns": t.crowns, "points": t.points}
+            for t in pad.territories
+        ],
+        "territory_points": pad.territory_points,
+        "middle_kingdom": pad.middle_kingdom,
+        "harmony": pad.harmony,
+        "total": pad.total,
+        "largest_territory": pad.largest_territory,
+        "crowns": pad.crowns,
+    }
