@@ -167,6 +167,17 @@ class Game(ABC, Generic[S]):
         share = 1.0 / len(winners)
         return tuple(share if player in winners else 0.0 for player in range(self.num_players))
 
+    def turn_continues(self, before: S, after: S) -> bool:
+        """True when `after` is still the same player's turn (the next micro-action of one
+        compound turn); bots that look one turn ahead stop where this is False."""
+        player = self.current_player(before)
+        return player >= 0 and self.current_player(after) == player
+
+    def evaluate(self, state: S, player: int) -> float:
+        """A heuristic value of `state` for `player`; games define what a greedy bot maximises.
+        The default is the player's score."""
+        return self.scores(state)[player]
+
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state

@@ -287,6 +287,40 @@ class Kingdomino(Game[KingdominoState]):
         best_key = max(keys)
         return tuple(p for p, key in enumerate(keys) if key == best_key)
 
+    # -- heuristics for bots ---------------------------------------------------------------
+    def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:
+        """A turn is: place, then claim (rulebook D1, D2)."""
+        return before.phase == PLACE and after.phase == CLAIM
+
+    def evaluate(self, state: KingdominoState, player: int) -> float:
+        """The player's score, plus for each domino it has claimed and not yet placed the most
+        that placing it now would add: with a greedy bot this is the usual "full greedy"."""
+        kingdom = state.kingdoms[player]
+        base = self.kingdom_score(kingdom)
+        pending = [n for n, owner in zip(state.line, state.claims, strict=False) if owner == player]
+        if state.phase == PLACE or (state.phase == CLAIM and state.placers):
+            first = state.turn + (1 if state.phase == CLAIM else 0)
+            pending += [
+                n for n, owner in zip(state.placing[first:], state.placers[first:], strict=True)
+                if owner == player
+            ]
+        elif state.phase == DRAW:
+            pending += [n for n, owner in zip(state.placing, state.placers, strict=True) if owner == player]
+        value = float(base)
+        for number in pending:
+            value += self.best_gain(kingdom, DOMINOES[number - 1], base)
+        return value
+
+    def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
+        """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
+        geo = self.geo
+        best = 0
+        for code in kd.legal_placements(geo, kingdom, domino):
+            cell1, cell2 = kd.decode_placement(geo, code)
+            gain = self.kingdom_score(kd.place(geo, kingdom, domino, cell1, cell2)) - base
+            best = max(best, gain)
+        return best
+
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:
         """The domino the player to act must place (PLACE phase only)."""

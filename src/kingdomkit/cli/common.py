@@ -1,0 +1,51 @@
+"""Arguments shared by the sub-commands: which game, how many players, which options."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit.core.protocol import Game, OptionError
+from kingdomkit.core.registry import GAMES, game_info, make_game
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, players_required: bool = False) -> None:
+    parser.add_argument("game", choices=sorted(GAMES), help="the game")
+    parser.add_argument(
+        "--players", type=int, required=players_required, help="number of players"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="turn on a variant (repeatable), e.g. --option harmony",
+    )
+
+
+def game_from_args(args: argparse.Namespace) -> Game[Any]:
+    """The configured game, or OptionError naming the unknown or clashing option."""
+    info = game_info(args.game)
+    options: dict[str, Any] = {}
+    if args.players is not None:
+        options["players"] = args.players
+    else:
+        options["players"] = info.default_players
+    for name in args.option:
+        if name not in info.option_names:
+            raise OptionError(
+                f"unknown option {name!r} for {info.name} (options: {', '.join(info.option_names)})"
+            )
+        options[name] = True
+    return make_game(info.name, options)
+
+
+def bot_names(text: str, seats: int) -> list[str]:
+    """`greedy,random` -> one bot name per seat; a single name fills every seat."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if len(names) == 1:
+        names *= seats
+    if len(names) != seats:
+        raise OptionError(f"{seats} bots needed (one per seat), {len(names)} given: {text!r}")
+    return names
