@@ -1,15 +1,102 @@
-"""kingdomkit bench (being written)."""
+"""kingdomkit bench: the engines' throughput, as medians of several timed runs.
+
+For every game: whole random games through the protocol (the driver with random agents, every
+chance node and micro-action included), the same through `simulate`'s code path, and the
+game's own kernels (from `kingdomkit.games.<name>.bench`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
+import platform
+import sys
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from kingdomkit.bots import RandomBot
+from kingdomkit.cli.common import GAMES
+from kingdomkit.cli.simulate import simulate
+from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
+from kingdomkit.core.driver import play
+from kingdomkit.core.registry import make_game
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bench", help="(being written)")
+    parser = subparsers.add_parser(
+        "bench",
+        help="measure the engines' throughput",
+        description="Measure games per second and kernel throughput; print medians.",
+    )
+    parser.add_argument("--repeats", type=int, default=7, help="timed runs per figure (default 7)")
+    parser.add_argument(
+        "--quick", action="store_true", help="small workloads and 1 run (a smoke test)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(run=run)
 
 
+def game_benchmarks(name: str, quick: bool) -> list[Benchmark]:
+    module = importlib.import_module(f"kingdomkit.games.{name}.bench")
+    game = make_game(name, module.PROTOCOL_OPTIONS)
+    agents = [RandomBot() for _ in range(game.num_players)]
+    games = 20 if quick else 200
+    label = f"{name} random {game.num_players}-player games"
+
+    def protocol() -> int:
+        for seed in range(games):
+            play(game, agents, seed)
+        return games
+
+    def via_simulate() -> int:
+        simulate(game, agents, ["random"] * game.num_players, games, 0)
+        return games
+
+    target = module.PROTOCOL_TARGET
+    return [
+        Benchmark(f"{label} (protocol)", "games", protocol, target),
+        Benchmark(f"{label} (simulate)", "games", via_simulate, target),
+        *module.kernels(10 if quick else 100),
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("not yet written")
+    repeats = 1 if args.quick else max(1, args.repeats)
+    results: list[BenchResult] = []
+    for name in sorted(GAMES):
+        for benchmark in game_benchmarks(name, args.quick):
+            results.append(measure(benchmark, repeats))
+    machine = {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "processor": _cpu_name(),
+        "repeats": repeats,
+    }
+    if args.json:
+        print(json.dumps({"machine": machine, "results": [r.to_json() for r in results]}, indent=1))
+        return 0
+    table = Table(title=f"kingdomkit bench (median of {repeats} runs, one process)")
+    for heading in ("benchmark", "per second (median)", "target"):
+        table.add_column(heading, justify="left" if heading == "benchmark" else "right")
+    for result in results:
+        target = f"{result.target:,.0f}" if result.target else ""
+        table.add_row(result.name, f"{result.median:,.0f} {result.unit}", target)
+    console = Console(file=sys.stdout)
+    console.print(table)
+    console.print(f"Python {machine['python']} on {machine['processor']}")
+    return 0
+
+
+def _cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

@@ -1,14 +1,17 @@
 """Bitboard geometry of a kingdom, precomputed once per frame size.
 
-A kingdom lives on a square of side `width = 2 * size - 1` centred on the castle, since the
-castle may end up anywhere inside the `size` x `size` frame. Cell (x, y), relative to the castle
-(x to the right, y downward), is bit `(y + reach) * width + (x + reach)` of an int.
+A kingdom lives on a square of side `side = 2 * size - 1` centred on the castle, since the
+castle may end up anywhere inside the `size` x `size` frame. Each row is stored in `width =
+side + 1` bits: the last is a guard column that no square ever fills, so shifting a board one
+step left or right never wraps a square into the next row and needs no mask. Cell (x, y),
+relative to the castle (x to the right, y downward), is bit `(y + reach) * width + x + reach`.
 
-    size 5: reach 4, width 9, 81 cells        size 7: reach 6, width 13, 169 cells
+    size 5: reach 4, side 9, width 10, 90 cells (81 real)
+    size 7: reach 6, side 13, width 14, 182 cells (169 real)
 
-    bit 0 .. 8     row y = -4 (x = -4 .. 4)
-    bit 9 .. 17    row y = -3
-    ...            bit 40 is the castle (0, 0)
+    bit 0 .. 8     row y = -4 (x = -4 .. 4), bit 9 the guard
+    bit 10 .. 18   row y = -3
+    ...            bit 44 is the castle (0, 0)
 
 Directions of square 2 seen from square 1: 0 right (+1), 1 down (+width), 2 left, 3 up.
 """
@@ -30,24 +33,24 @@ class Geometry:
     def __init__(self, size: int) -> None:
         self.size = size
         self.reach = reach = size - 1
-        self.width = width = 2 * reach + 1
-        self.cells = cells = width * width
-        self.full: Bitboard = (1 << cells) - 1
-        first_column = sum(1 << (row * width) for row in range(width))
-        self.not_first_column: Bitboard = self.full & ~first_column
-        self.not_last_column: Bitboard = self.full & ~(first_column << (width - 1))
+        self.side = side = 2 * reach + 1
+        self.width = width = side + 1
+        self.cells = cells = width * side
+        self.xs = tuple(cell % width - reach for cell in range(cells))
+        self.ys = tuple(cell // width - reach for cell in range(cells))
+        # Every real cell (the guard column left out).
+        self.full: Bitboard = sum(1 << c for c in range(cells) if self.xs[c] <= reach)
         self.castle: Cell = reach * width + reach
         self.castle_bit: Bitboard = 1 << self.castle
         self.deltas = (1, width, -1, -width)
-        self.xs = tuple(cell % width - reach for cell in range(cells))
-        self.ys = tuple(cell // width - reach for cell in range(cells))
         # column_span[(lo + reach) * width + hi + reach]: the cells with lo <= x <= hi.
         self.column_span: list[Bitboard] = [0] * (width * width)
         self.row_span: list[Bitboard] = [0] * (width * width)
+        real = [cell for cell in range(cells) if self.xs[cell] <= reach]
         for lo in range(-reach, reach + 1):
             for hi in range(lo, reach + 1):
                 columns = rows = 0
-                for cell in range(cells):
+                for cell in real:
                     if lo <= self.xs[cell] <= hi:
                         columns |= 1 << cell
                     if lo <= self.ys[cell] <= hi:
@@ -67,12 +70,7 @@ class Geometry:
     def neighbours(self, board: Bitboard) -> Bitboard:
         """Cells orthogonally next to any cell of `board` (may include `board` itself)."""
         width = self.width
-        return (
-            ((board << 1) & self.not_first_column)
-            | ((board >> 1) & self.not_last_column)
-            | ((board << width) & self.full)
-            | (board >> width)
-        )
+        return ((board << 1) | (board >> 1) | (board << width) | (board >> width)) & self.full
 
     def allowed(self, min_x: int, max_x: int, min_y: int, max_y: int) -> Bitboard:
         """Cells that keep a kingdom with this bounding box inside the size x size frame."""

@@ -49,37 +49,36 @@ def empty_kingdom(geo: Geometry) -> Kingdom:
 def legal_placements(geo: Geometry, kingdom: Kingdom, domino: Domino, offset: int = 0) -> list[int]:
     """Sorted placement codes (plus `offset`) of `domino` in `kingdom`; empty if none."""
     width = geo.width
-    cells = geo.cells
-    not_first, not_last = geo.not_first_column, geo.not_last_column
-    # The allowed window: the frame may still slide as long as the bounding box fits in it.
     span = geo.size - 1
     reach = geo.reach
+    # Free cells that keep the bounding box within the frame (rulebook: "must fit in 5x5").
     free = (
         geo.column_span[(kingdom.max_x - span + reach) * width + kingdom.min_x + span + reach]
         & geo.row_span[(kingdom.max_y - span + reach) * width + kingdom.min_y + span + reach]
         & ~kingdom.occupied
     )
+    # Cells next to the castle or to a square of the same terrain (connection rules). These
+    # may spill into the guard column or past the board, but `free` never holds such cells.
     terrains = kingdom.terrains
     castle = geo.castle_bit
     own1 = terrains[domino.terrain1] | castle
-    link1 = ((own1 << 1) & not_first) | ((own1 >> 1) & not_last) | (own1 << width) | (own1 >> width)
+    link1 = (own1 << 1) | (own1 >> 1) | (own1 << width) | (own1 >> width)
     if domino.terrain2 == domino.terrain1:
         link2 = link1
     else:
         own2 = terrains[domino.terrain2] | castle
-        link2 = (
-            ((own2 << 1) & not_first) | ((own2 >> 1) & not_last) | (own2 << width) | (own2 >> width)
-        )
+        link2 = (own2 << 1) | (own2 >> 1) | (own2 << width) | (own2 >> width)
     boards = [
-        free & (free >> 1) & not_last & (link1 | (link2 >> 1)),
+        free & (free >> 1) & (link1 | (link2 >> 1)),
         free & (free >> width) & (link1 | (link2 >> width)),
     ]
     if not (domino.terrain1 == domino.terrain2 and domino.crowns1 == domino.crowns2):
-        boards.append(free & (free << 1) & not_first & (link1 | (link2 << 1)))
+        boards.append(free & (free << 1) & (link1 | (link2 << 1)))
         boards.append(free & (free << width) & (link1 | (link2 << width)))
     codes: list[int] = []
     append = codes.append
     base = offset
+    cells = geo.cells
     for board in boards:
         while board:
             low = board & -board
@@ -138,7 +137,6 @@ def decode_placement(geo: Geometry, code: int) -> tuple[Cell, Cell]:
 def territory_score(geo: Geometry, kingdom: Kingdom) -> int:
     """The sum over territories of size x crowns (no bonuses)."""
     width = geo.width
-    not_first, not_last = geo.not_first_column, geo.not_last_column
     crowns1 = kingdom.crowns1
     crowns2 = kingdom.crowns2
     crowned_anywhere = crowns1 | crowns2
@@ -148,12 +146,9 @@ def territory_score(geo: Geometry, kingdom: Kingdom) -> int:
         while crowned:
             region = crowned & -crowned
             while True:
+                # The guard column is never land, so no shift wraps into a neighbouring row.
                 grown = (
-                    region
-                    | ((region << 1) & not_first)
-                    | ((region >> 1) & not_last)
-                    | (region << width)
-                    | (region >> width)
+                    region | (region << 1) | (region >> 1) | (region << width) | (region >> width)
                 ) & land
                 if grown == region:
                     break

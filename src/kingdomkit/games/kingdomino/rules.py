@@ -169,62 +169,102 @@ class Kingdomino(Game[KingdominoState]):
             return state._replace(phase=CLAIM, order=self.orders[action], turn=0)
         raise IllegalActionError("the game is over; no action can be played")
 
+    # The three transitions below build states field by field: NamedTuple._replace costs
+    # more than the rest of a step on the playout path.
     def _draw(self, state: KingdominoState, outcome: int) -> KingdominoState:
         number = outcome + 1
         line = tuple(sorted((*state.line, number)))
         deck = state.deck & ~(1 << outcome)
-        if len(line) < self.setup.line_size:
-            return state._replace(line=line, deck=deck)
-        claims = (UNCLAIMED,) * len(line)
-        first = state.lines_drawn == 0
-        return state._replace(
-            phase=ORDER if first else PLACE,
-            lines_drawn=state.lines_drawn + 1,
-            deck=deck,
-            line=line,
-            claims=claims,
-            turn=0,
+        full = len(line) == self.setup.line_size
+        lines_drawn = state.lines_drawn + 1 if full else state.lines_drawn
+        return KingdominoState(
+            (ORDER if lines_drawn == 1 else PLACE) if full else DRAW,
+            lines_drawn,
+            deck,
+            line,
+            (UNCLAIMED,) * len(line) if full else (),
+            state.placing,
+            state.placers,
+            0,
+            state.order,
+            state.kingdoms,
+            state.game_number,
+            state.past_scores,
         )
 
     def _claim(self, state: KingdominoState, slot: int) -> KingdominoState:
-        player = self.current_player(state)
-        claims = list(state.claims)
-        claims[slot] = player
-        turn = state.turn + 1
-        kings = len(state.placers) if state.placers else len(state.order)
-        if turn < kings:
-            next_phase = PLACE if state.placers else CLAIM
-            return state._replace(phase=next_phase, claims=tuple(claims), turn=turn)
+        placers = state.placers
+        turn = state.turn
+        player = placers[turn] if placers else state.order[turn]
+        claims = state.claims
+        claims = (*claims[:slot], player, *claims[slot + 1 :])
+        turn += 1
+        if turn < (len(placers) if placers else len(state.order)):
+            return KingdominoState(
+                PLACE if placers else CLAIM,
+                state.lines_drawn,
+                state.deck,
+                state.line,
+                claims,
+                state.placing,
+                placers,
+                turn,
+                state.order,
+                state.kingdoms,
+                state.game_number,
+                state.past_scores,
+            )
         # Every king has claimed: the line becomes the one to place; with lines of 4 for 3
         # players (draw_four), the unclaimed domino is discarded here.
-        placing = tuple(n for n, owner in zip(state.line, claims, strict=True) if owner >= 0)
-        placers = tuple(owner for owner in claims if owner >= 0)
-        more = state.lines_drawn < self.setup.lines
-        return state._replace(
-            phase=DRAW if more else PLACE,
-            line=(),
-            claims=(),
-            placing=placing,
-            placers=placers,
-            turn=0,
+        line = state.line
+        placing = tuple(n for n, owner in zip(line, claims, strict=True) if owner >= 0)
+        return KingdominoState(
+            DRAW if state.lines_drawn < self.setup.lines else PLACE,
+            state.lines_drawn,
+            state.deck,
+            (),
+            (),
+            placing,
+            tuple(owner for owner in claims if owner >= 0),
+            0,
+            state.order,
+            state.kingdoms,
+            state.game_number,
+            state.past_scores,
         )
 
     def _place(self, state: KingdominoState, action: int) -> KingdominoState:
         turn = state.turn
-        player = state.placers[turn]
+        placers = state.placers
+        player = placers[turn]
         domino = DOMINOES[state.placing[turn] - 1]
-        kingdoms = list(state.kingdoms)
+        kingdoms = state.kingdoms
         if action == self.discard_action:
-            kingdoms[player] = kd.discard(kingdoms[player], domino)
+            kingdom = kd.discard(kingdoms[player], domino)
         else:
-            cell1, cell2 = kd.decode_placement(self.geo, action - CLAIMS)
-            kingdoms[player] = kd.place(self.geo, kingdoms[player], domino, cell1, cell2)
-        if state.line:
-            return state._replace(phase=CLAIM, kingdoms=tuple(kingdoms))
-        turn += 1
-        if turn < len(state.placers):
-            return state._replace(kingdoms=tuple(kingdoms), turn=turn)
-        return self._finish_game(state._replace(kingdoms=tuple(kingdoms), turn=turn))
+            code = action - CLAIMS
+            cell1 = code % self.cells
+            cell2 = cell1 + self.geo.deltas[code // self.cells]
+            kingdom = kd.place(self.geo, kingdoms[player], domino, cell1, cell2)
+        kingdoms = (*kingdoms[:player], kingdom, *kingdoms[player + 1 :])
+        if not state.line:
+            turn += 1
+            if turn == len(placers):
+                return self._finish_game(state._replace(kingdoms=kingdoms, turn=turn))
+        return KingdominoState(
+            CLAIM if state.line else PLACE,
+            state.lines_drawn,
+            state.deck,
+            state.line,
+            state.claims,
+            state.placing,
+            placers,
+            turn,
+            state.order,
+            kingdoms,
+            state.game_number,
+            state.past_scores,
+        )
 
     def _finish_game(self, state: KingdominoState) -> KingdominoState:
         if state.game_number + 1 < self.setup.games:
@@ -277,15 +317,16 @@ class Kingdomino(Game[KingdominoState]):
         """Highest score; then largest territory; then most crowns; then shared (rulebook,
         "End of the game"). A dynasty is decided by the totals alone (docs/rules-notes.md)."""
         scores = self.scores(state)
-        if self.setup.dynasty:
-            best = max(scores)
-            return tuple(p for p, s in enumerate(scores) if s == best)
-        keys = []
-        for player, kingdom in enumerate(state.kingdoms):
-            pad = self.kingdom_breakdown(kingdom)
-            keys.append((scores[player], pad.largest_territory, pad.crowns))
-        best_key = max(keys)
-        return tuple(p for p, key in enumerate(keys) if key == best_key)
+        best = max(scores)
+        leaders = [p for p, score in enumerate(scores) if score == best]
+        if self.setup.dynasty or len(leaders) == 1:
+            return tuple(leaders)
+        keys = {}
+        for player in leaders:
+            pad = self.kingdom_breakdown(state.kingdoms[player])
+            keys[player] = (pad.largest_territory, pad.crowns)
+        best_key = max(keys.values())
+        return tuple(p for p in leaders if keys[p] == best_key)
 
     # -- heuristics for bots ---------------------------------------------------------------
     def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:

@@ -1,0 +1,62 @@
+"""Kingdomino's benchmarks: the kernels a playout spends its time in, on real positions.
+
+The positions come from random 4-player games played once before timing: every (kingdom,
+domino) pair met at a placement step, and every finished kingdom.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kingdomkit.core.benchmark import Benchmark
+from kingdomkit.games.kingdomino import kingdom as kd
+from kingdomkit.games.kingdomino.dominoes import Domino
+from kingdomkit.games.kingdomino.rules import PLACE, Kingdomino
+
+PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
+PROTOCOL_TARGET = 1_000.0
+
+
+def sample_positions(
+    games: int, seed: int = 0
+) -> tuple[Kingdomino, list[tuple[kd.Kingdom, Domino]], list[kd.Kingdom]]:
+    """Placement positions and finished kingdoms from `games` random 4-player games."""
+    game = Kingdomino(PROTOCOL_OPTIONS)
+    rng = random.Random(seed)
+    placements: list[tuple[kd.Kingdom, Domino]] = []
+    finished: list[kd.Kingdom] = []
+    for _ in range(games):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if game.is_chance(state):
+                action = game.sample_chance(state, rng)
+            else:
+                if state.phase == PLACE:
+                    player = game.current_player(state)
+                    placements.append((state.kingdoms[player], game.acting_domino(state)))
+                legal = game.legal_actions(state)
+                action = legal[rng.randrange(len(legal))]
+            state = game.apply(state, action)
+        finished.extend(state.kingdoms)
+    return game, placements, finished
+
+
+def kernels(games: int = 100) -> list[Benchmark]:
+    game, placements, finished = sample_positions(games)
+    geo = game.geo
+
+    def list_placements() -> int:
+        for kingdom, domino in placements:
+            kd.legal_placements(geo, kingdom, domino)
+        return len(placements)
+
+    def score_kingdoms() -> int:
+        for kingdom in finished:
+            kd.territory_score(geo, kingdom)
+        return len(finished)
+
+    return [
+        Benchmark("kingdomino legal-placement lists", "lists", list_placements, 250_000.0),
+        Benchmark("kingdomino full-kingdom scorings", "scorings", score_kingdoms, 200_000.0),
+    ]

@@ -1,0 +1,53 @@
+"""Every registered game, under every option set, through the generic conformance checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit.bots import make_bot
+from kingdomkit.core.conformance import check_playouts
+from kingdomkit.core.driver import play
+from kingdomkit.core.registry import GAMES, make_game
+
+# Each game's option sets: every player count and every option, alone and combined.
+CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
+    ("kingdomino", {"players": 2}),
+    ("kingdomino", {"players": 3}),
+    ("kingdomino", {"players": 4}),
+    ("kingdomino", {"players": 3, "draw_four": True}),
+    ("kingdomino", {"players": 2, "mighty_duel": True}),
+    ("kingdomino", {"players": 4, "middle_kingdom": True, "harmony": True}),
+    ("kingdomino", {"players": 2, "mighty_duel": True, "middle_kingdom": True, "harmony": True}),
+    ("kingdomino", {"players": 3, "draw_four": True, "harmony": True, "middle_kingdom": True}),
+    ("kingdomino", {"players": 2, "dynasty": True}),
+    ("kingdomino", {"players": 4, "dynasty": True, "harmony": True}),
+]
+
+PLAYOUTS = 300
+
+
+def test_every_registered_game_is_covered() -> None:
+    assert {name for name, _ in CONFIGURATIONS} == set(GAMES)
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=lambda v: str(v))
+def test_random_playouts_conform(name: str, options: dict[str, Any]) -> None:
+    game = make_game(name, options)
+    stats = check_playouts(game, PLAYOUTS, seed=1000, deep_every=25)
+    assert stats.playouts == PLAYOUTS
+    assert stats.decisions > 0 and stats.chance_nodes > 0 and stats.deep_states > 0
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGURATIONS[:5], ids=lambda v: str(v))
+def test_same_seed_same_game(name: str, options: dict[str, Any]) -> None:
+    game = make_game(name, options)
+    agents = [make_bot("greedy" if seat % 2 else "random") for seat in range(game.num_players)]
+    first = play(game, agents, seed=42)
+    second = play(game, agents, seed=42)
+    other = play(game, agents, seed=43)
+    assert first.actions == second.actions
+    assert first.final_state == second.final_state
+    assert first.actions != other.actions
