@@ -17,12 +17,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import RandomBot
-from kingdomkit.cli.common import GAMES
 from kingdomkit.cli.simulate import simulate
 from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
 from kingdomkit.core.driver import play
-from kingdomkit.core.registry import make_game
+from kingdomkit.core.registry import GAMES, make_game
 
 
 def add_parser(subparsers: Any) -> None:

@@ -12,9 +12,7 @@ from kingdomkit.core.registry import GAMES, game_info, make_game
 
 def add_game_arguments(parser: argparse.ArgumentParser, players_required: bool = False) -> None:
     parser.add_argument("game", choices=sorted(GAMES), help="the game")
-    parser.add_argument(
-        "--players", type=int, required=players_required, help="number of players"
-    )
+    parser.add_argument("--players", type=int, required=players_required, help="number of players")
     parser.add_argument(
         "--option",
         action="append",

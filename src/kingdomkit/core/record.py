@@ -58,7 +58,7 @@ def _require(record: Mapping[str, Any], key: str, kind: type | tuple[type, ...])
     if key not in record:
         raise RecordError(f"the record has no {key!r} field")
     value = record[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RecordError(f"the record's {key!r} field has the wrong type")
     return value
 

@@ -38,7 +38,9 @@ class Domino:
 
     def describe(self) -> str:
         """`W1|F` style text: terrain letters with crowns, square 1 first."""
-        return f"{square_text(self.terrain1, self.crowns1)}|{square_text(self.terrain2, self.crowns2)}"
+        return (
+            f"{square_text(self.terrain1, self.crowns1)}|{square_text(self.terrain2, self.crowns2)}"
+        )
 
 
 def square_text(terrain: Terrain, crowns: int) -> str:
@@ -56,7 +58,9 @@ def _crowns(text: str, row: int) -> int:
     try:
         crowns = int(text)
     except ValueError:
-        raise KingdomkitError(f"dominoes data, row {row}: crowns {text!r} is not a number") from None
+        raise KingdomkitError(
+            f"dominoes data, row {row}: crowns {text!r} is not a number"
+        ) from None
     if not 0 <= crowns <= MAX_CROWNS:
         raise KingdomkitError(f"dominoes data, row {row}: {crowns} crowns is out of range")
     return crowns

@@ -10,6 +10,8 @@ Blank lines and lines starting with `#` are ignored. Empty outer rows and column
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.games.kingdomino.dominoes import MAX_CROWNS, TERRAIN_LETTERS, TERRAINS
 from kingdomkit.games.kingdomino.geometry import Geometry
@@ -28,7 +30,17 @@ class NotationError(KingdomkitError):
         self.column = column
 
 
-Square = tuple[int, int] | None  # (terrain, crowns), or None for the castle
+Square = tuple[int, int]  # (terrain, crowns)
+
+
+class _Filled(NamedTuple):
+    """A non-empty cell of the text, relative to the castle, with where it was written."""
+
+    x: int
+    y: int
+    line: int
+    column: int
+    square: Square | None  # None for the castle
 
 
 def _read_cell(token: str, line: int, column: int) -> Square | str:
@@ -38,12 +50,22 @@ def _read_cell(token: str, line: int, column: int) -> Square | str:
     letter, crowns = word[0], word[1:]
     if letter not in TERRAIN_LETTERS:
         raise NotationError(
-            line, column, f"unknown cell {token!r} (terrains are {' '.join(TERRAIN_LETTERS)}; "
-            "C is the castle, . is empty)"
+            line,
+            column,
+            f"unknown cell {token!r} (terrains are {' '.join(TERRAIN_LETTERS)}; "
+            "C is the castle, . is empty)",
         )
     if crowns and not (crowns.isdigit() and int(crowns) <= MAX_CROWNS):
         raise NotationError(line, column, f"{token!r}: a square has 0 to {MAX_CROWNS} crowns")
     return TERRAIN_LETTERS.index(letter), int(crowns or 0)
+
+
+def _x(entry: _Filled) -> int:
+    return entry.x
+
+
+def _y(entry: _Filled) -> int:
+    return entry.y
 
 
 def parse_kingdom(text: str, geo: Geometry) -> Kingdom:
@@ -77,38 +99,39 @@ def parse_kingdom(text: str, geo: Geometry) -> Kingdom:
         raise NotationError(castles[1][0], castles[1][1], "a kingdom has one castle, not two")
     _, _, castle_y, castle_x = castles[0]
     filled = [
-        (x - castle_x, y - castle_y, line, column, cell)
+        _Filled(x - castle_x, y - castle_y, line, column, cell if isinstance(cell, tuple) else None)
         for y, (line, cells) in enumerate(rows)
         for x, (column, cell) in enumerate(cells)
         if cell != EMPTY
     ]
-    for axis, name in ((0, "wide"), (1, "tall")):
-        values = [entry[axis] for entry in filled]
+    for name, coordinate in (("wide", _x), ("tall", _y)):
+        values = [coordinate(entry) for entry in filled]
         extent = max(values) - min(values) + 1
         if extent > geo.size:
-            far = max(filled, key=lambda e: abs(e[axis]))
+            far = max(filled, key=lambda e: abs(coordinate(e)))
             hint = " (a 7x7 kingdom needs the mighty_duel option)" if geo.size == 5 else ""
             raise NotationError(
-                far[2], far[3],
+                far.line,
+                far.column,
                 f"the kingdom is {extent} squares {name}; it must fit in "
                 f"{geo.size}x{geo.size}{hint}",
             )
     terrains = [0] * len(TERRAINS)
     crowns1 = crowns2 = 0
     occupied = geo.castle_bit
-    for x, y, _, _, cell in filled:
-        if cell == CASTLE or not isinstance(cell, tuple):
+    for entry in filled:
+        if entry.square is None:
             continue
-        bit = 1 << geo.cell(x, y)
-        terrain, crowns = cell
+        bit = 1 << geo.cell(entry.x, entry.y)
+        terrain, crowns = entry.square
         terrains[terrain] |= bit
         occupied |= bit
         if crowns & 1:
             crowns1 |= bit
         if crowns & 2:
             crowns2 |= bit
-    xs = [e[0] for e in filled]
-    ys = [e[1] for e in filled]
+    xs = [entry.x for entry in filled]
+    ys = [entry.y for entry in filled]
     return Kingdom(
         tuple(terrains), crowns1, crowns2, occupied, min(xs), max(xs), min(ys), max(ys), (), ()
     )

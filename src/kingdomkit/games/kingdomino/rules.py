@@ -282,9 +282,11 @@ class Kingdomino(Game[KingdominoState]):
         geo = self.geo
         found = tuple(kd.territories(geo, kingdom))
         points = sum(t.points for t in found)
-        middle = kd.MIDDLE_KINGDOM_BONUS if (
-            self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom)
-        ) else 0
+        middle = (
+            kd.MIDDLE_KINGDOM_BONUS
+            if (self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom))
+            else 0
+        )
         if harmony is None:
             harmony = not kingdom.discarded
         bonus = kd.HARMONY_BONUS if self.setup.harmony and harmony else 0
@@ -342,11 +344,14 @@ class Kingdomino(Game[KingdominoState]):
         if state.phase == PLACE or (state.phase == CLAIM and state.placers):
             first = state.turn + (1 if state.phase == CLAIM else 0)
             pending += [
-                n for n, owner in zip(state.placing[first:], state.placers[first:], strict=True)
+                n
+                for n, owner in zip(state.placing[first:], state.placers[first:], strict=True)
                 if owner == player
             ]
         elif state.phase == DRAW:
-            pending += [n for n, owner in zip(state.placing, state.placers, strict=True) if owner == player]
+            pending += [
+                n for n, owner in zip(state.placing, state.placers, strict=True) if owner == player
+            ]
         value = float(base)
         for number in pending:
             value += self.best_gain(kingdom, DOMINOES[number - 1], base)
@@ -384,9 +389,10 @@ class Kingdomino(Game[KingdominoState]):
             cell1, cell2 = geo.cell(*first), geo.cell(*second)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
-        if cell2 - cell1 not in geo.deltas or abs(first[0] - second[0]) + abs(
-            first[1] - second[1]
-        ) != 1:
+        if (
+            cell2 - cell1 not in geo.deltas
+            or abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1
+        ):
             raise IllegalActionError(f"{first} and {second} are not side by side")
         domino = self.acting_domino(state)
         direction = geo.deltas.index(cell2 - cell1)
@@ -398,7 +404,11 @@ class Kingdomino(Game[KingdominoState]):
         return action
 
     def _why_illegal(
-        self, state: KingdominoState, domino: Domino, first: tuple[int, int], second: tuple[int, int]
+        self,
+        state: KingdominoState,
+        domino: Domino,
+        first: tuple[int, int],
+        second: tuple[int, int],
     ) -> str:
         kingdom = state.kingdoms[self.current_player(state)]
         geo = self.geo
@@ -411,10 +421,7 @@ class Kingdomino(Game[KingdominoState]):
             return f"the kingdom would not fit in {geo.size}x{geo.size}"
         if self.discard_action in self.legal_actions(state):
             return f"domino {domino.number} fits nowhere and must be discarded"
-        return (
-            "neither square touches the castle or a square of its own terrain "
-            "(connection rules)"
-        )
+        return "neither square touches the castle or a square of its own terrain (connection rules)"
 
     def action_to_string(self, state: KingdominoState, action: int) -> str:
         phase = state.phase
@@ -487,7 +494,12 @@ class Kingdomino(Game[KingdominoState]):
             return [{"type": "discard", "player": player, "domino": number}]
         first, second = self.placement_cells(action)
         return [
-            {"type": "place", "player": player, "domino": number, "cells": [list(first), list(second)]}
+            {
+                "type": "place",
+                "player": player,
+                "domino": number,
+                "cells": [list(first), list(second)],
+            }
         ]
 
     def event_actions(self, state: KingdominoState, event: Event) -> list[int]:
