@@ -145,14 +145,15 @@ def territory_score(geo: Geometry, kingdom: Kingdom) -> int:
         crowned = land & crowned_anywhere
         while crowned:
             region = crowned & -crowned
-            while True:
-                # The guard column is never land, so no shift wraps into a neighbouring row.
+            # The guard column is never land, so no shift wraps into a neighbouring row.
+            grown = (
+                region | (region << 1) | (region >> 1) | (region << width) | (region >> width)
+            ) & land
+            while grown != region:
+                region = grown
                 grown = (
                     region | (region << 1) | (region >> 1) | (region << width) | (region >> width)
                 ) & land
-                if grown == region:
-                    break
-                region = grown
             total += region.bit_count() * (
                 (region & crowns1).bit_count() + 2 * (region & crowns2).bit_count()
             )
