@@ -1,0 +1,117 @@
+"""`kingdomkit simulate` and `kingdomkit bench` from the command line, good input and bad."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kingdomkit.cli.main import main
+from kingdomkit.core.record import read_record, replay_record
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_simulate_summary_and_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "kingdomino", "--players", "3", "--bots", "greedy,random,random",
+        "--games", "6", "--seed", "5", "--records", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["games"] == 6
+    assert [seat["bot"] for seat in summary["seats"]] == ["greedy", "random", "random"]
+    assert sum(seat["wins"] for seat in summary["seats"]) == pytest.approx(6)
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == [f"kingdomino-{seed}.json" for seed in sorted(
+        range(5, 11), key=str
+    )]  # fmt: skip
+    scores = []
+    for path in files:
+        record = read_record(path)
+        replay = replay_record(record)
+        assert replay.game.is_terminal(replay.final_state)
+        assert record["seed"] in range(5, 11)
+        scores.append(record["result"]["scores"])
+    means = [sum(s[seat] for s in scores) / 6 for seat in range(3)]
+    for seat, mean in enumerate(means):
+        assert summary["seats"][seat]["mean_score"] == pytest.approx(mean)
+
+
+def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "kingdomino", "--players", "2", "--bots", "random", "--games", "5"]
+    first = json.loads(run(capsys, *argv, "--seed", "3", "--json")[1])
+    second = json.loads(run(capsys, *argv, "--seed", "3", "--json")[1])
+    other = json.loads(run(capsys, *argv, "--seed", "4", "--json")[1])
+    assert first["seats"] == second["seats"]
+    assert first["seats"] != other["seats"]
+
+
+def test_simulate_table_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "kingdomino", "--option", "draw_four", "--players", "3",
+        "--bots", "random", "--games", "3",
+    )  # fmt: skip
+    assert status == 0
+    assert "mean score" in out and "win rate" in out and "games per second" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "5", "--bots", "random"], "2 to 4 players"),
+        (["--players", "3", "--bots", "random,greedy"], "3 bots needed"),
+        (["--players", "2", "--bots", "random,deep_blue"], "unknown bot 'deep_blue'"),
+        (["--players", "2", "--bots", "random", "--option", "typo"], "unknown option 'typo'"),
+        (["--players", "3", "--bots", "random", "--option", "mighty_duel"], "2-player"),
+        (["--players", "4", "--bots", "random", "--option", "draw_four"], "3-player"),
+        (["--players", "2", "--bots", "random", "--games", "0"], "at least 1"),
+    ],
+)
+def test_simulate_bad_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "simulate", "kingdomino", *argv)
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_simulate_unusable_records_dir(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    status, _, err = run(
+        capsys, "simulate", "kingdomino", "--bots", "random", "--games", "1",
+        "--records", str(blocker / "sub"),
+    )  # fmt: skip
+    assert status == 2
+    assert "cannot use" in err
+
+
+def test_unknown_game_and_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "chess", "--bots", "random"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
+
+
+def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "bench", "--quick", "--json")
+    assert status == 0
+    report = json.loads(out)
+    names = [result["name"] for result in report["results"]]
+    assert names == [
+        "kingdomino random 4-player games (protocol)",
+        "kingdomino random 4-player games (simulate)",
+        "kingdomino legal-placement lists",
+        "kingdomino full-kingdom scorings",
+    ]
+    for result in report["results"]:
+        assert result["median_per_second"] > 0
+        assert len(result["runs_per_second"]) == 1
+    assert report["machine"]["python"].startswith("3.")
