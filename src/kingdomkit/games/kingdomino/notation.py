@@ -18,6 +18,7 @@ from kingdomkit.games.kingdomino.geometry import Geometry
 from kingdomkit.games.kingdomino.kingdom import Kingdom
 
 CASTLE = "C"
+CROWN_DIGITS = tuple(str(n) for n in range(MAX_CROWNS + 1))  # ASCII only: "²" is no count
 EMPTY = "."
 
 
@@ -55,7 +56,7 @@ def _read_cell(token: str, line: int, column: int) -> Square | str:
             f"unknown cell {token!r} (terrains are {' '.join(TERRAIN_LETTERS)}; "
             "C is the castle, . is empty)",
         )
-    if crowns and not (crowns.isdigit() and int(crowns) <= MAX_CROWNS):
+    if crowns and crowns not in CROWN_DIGITS:
         raise NotationError(line, column, f"{token!r}: a square has 0 to {MAX_CROWNS} crowns")
     return TERRAIN_LETTERS.index(letter), int(crowns or 0)
 
