@@ -1,15 +1,99 @@
-"""kingdomkit score (being written)."""
+"""kingdomkit score: the score pad of one kingdom written in a game's text notation.
+
+    kingdomkit score kingdomino my-kingdom.txt --option harmony --option middle_kingdom
+    kingdomkit score kingdomino - --json < my-kingdom.txt
+
+The command knows no game: it finds the game's report module by name
+(`kingdomkit.games.<game>.scoring_report`) and calls its `score_text(text, options)`, which
+returns a rich renderable and a JSON dict (and `check_options(options)`, if it has one,
+before the file is read). Errors name the file (and, for a bad kingdom, the
+line and column) and end with exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
+import sys
+from types import ModuleType
 from typing import Any
+
+from rich.console import Console
+
+import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit.core.protocol import KingdomkitError, OptionError
+from kingdomkit.core.registry import GAMES, game_info
+
+REPORT_MODULE = "scoring_report"
+STDIN = "-"
+
+
+def report_module(game: str) -> ModuleType | None:
+    """The game's module of reports for people, or None if the game has none."""
+    name = f"kingdomkit.games.{game}.{REPORT_MODULE}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name in (name, f"kingdomkit.games.{game}"):
+            return None
+        raise
+
+
+def read_text(path: str) -> str:
+    """The text of `path` (`-`: standard input); KingdomkitError naming the file otherwise."""
+    try:
+        if path == STDIN:
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except UnicodeDecodeError:
+        raise KingdomkitError(f"{display_name(path)} is not a UTF-8 text file") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise KingdomkitError(f"cannot read {display_name(path)}: {reason}") from None
+
+
+def display_name(path: str) -> str:
+    return "standard input" if path == STDIN else path
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("score", help="(being written)")
+    parser = subparsers.add_parser(
+        "score",
+        help="score one kingdom written in the game's text notation",
+        description="Print the score pad of one kingdom: every territory, the bonuses, the "
+        "total and the tie-breaks. FILE is a text file ('-' for standard input).",
+    )
+    parser.add_argument("game", choices=sorted(GAMES), help="the game")
+    parser.add_argument("file", metavar="FILE", help="the kingdom, or - for standard input")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a variant that changes scoring (repeatable), e.g. --option harmony",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("not yet written")
+    info = game_info(args.game)
+    module = report_module(info.name)
+    if module is None or not hasattr(module, "score_text"):
+        raise OptionError(f"{info.name} has no scoring of a single kingdom")
+    if hasattr(module, "check_options"):
+        module.check_options(list(args.option))
+    text = read_text(args.file)
+    try:
+        renderable, data = module.score_text(text, list(args.option))
+    except OptionError:
+        raise
+    except KingdomkitError as error:
+        raise KingdomkitError(f"{display_name(args.file)}: {error}") from None
+    if args.json:
+        print(json.dumps({"file": args.file, **data}, indent=2))
+    else:
+        Console(highlight=False).print(renderable)
+    return 0

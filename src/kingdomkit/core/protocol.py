@@ -110,6 +110,11 @@ class Game(ABC, Generic[S]):
     def event_actions(self, state: S, event: Event) -> list[int]:
         """The actions that reproduce `event` from `state`; raises RecordError if it cannot."""
 
+    def canonical_event(self, state: S, event: Event) -> Event:
+        """The event as `events` would write it, for an event that can be written several ways
+        (a replay compares the two). The default: events have one spelling."""
+        return event
+
     @abstractmethod
     def result(self, state: S) -> dict[str, Any]:
         """The `result` object of a record of a finished game."""

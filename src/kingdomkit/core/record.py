@@ -87,6 +87,7 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         if not isinstance(event, dict):
             raise RecordError(f"{where}: an event is a JSON object")
         try:
+            canonical = game.canonical_event(state, event)
             event_actions = game.event_actions(state, event)
             produced: list[Event] = []
             for action in event_actions:
@@ -95,7 +96,7 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
                 state = after
         except KingdomkitError as error:
             raise RecordError(f"{where}: {error}") from None
-        if produced != [event]:
+        if produced != [canonical]:
             raise RecordError(f"{where}: the rules give {json.dumps(produced)} here")
         actions.extend(event_actions)
         steps.append((event, state))

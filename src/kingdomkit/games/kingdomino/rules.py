@@ -522,6 +522,19 @@ class Kingdomino(Game[KingdominoState]):
             return [self._move_action(state, event)]
         raise RecordError(f"a {expected[phase]} event is due, not {kind!r}")
 
+    def canonical_event(self, state: KingdominoState, event: Event) -> Event:
+        """A domino with two like squares may be written facing left or up; the engine
+        writes it facing right or down, square 1 first."""
+        cells = event.get("cells")
+        if event.get("type") != "place" or state.phase != PLACE or not isinstance(cells, list):
+            return event
+        if not self.acting_domino(state).symmetric or len(cells) != 2:
+            return event
+        first, second = cells
+        if isinstance(first, list) and isinstance(second, list) and second < first:
+            return {**event, "cells": [second, first]}
+        return event
+
     def _line_actions(self, state: KingdominoState, dominoes: Any) -> list[int]:
         size = self.setup.line_size
         if not (isinstance(dominoes, list) and all(_is_int(n) for n in dominoes)):
@@ -594,13 +607,38 @@ class Kingdomino(Game[KingdominoState]):
         return body
 
     def record_events(self, record: Mapping[str, Any]) -> list[Event]:
+        """A dynasty's events, after checking each game of it as a record of its own: same
+        players and options as the whole, numbered in order, every game but the last one
+        finished, each with a result that the rules confirm."""
         if not self.setup.dynasty:
             return super().record_events(record)
+        from kingdomkit.core.record import replay_record
+
         games = record.get("games")
         if not isinstance(games, list) or not all(
             isinstance(g, dict) and isinstance(g.get("events"), list) for g in games
         ):
             raise RecordError("a dynasty record has a list of 'games', each with 'events'")
+        if not 1 <= len(games) <= self.setup.games:
+            raise RecordError(f"a dynasty has 1 to {self.setup.games} games, not {len(games)}")
+        options = {k: v for k, v in self.options.items() if k != "dynasty"}
+        for number, game in enumerate(games, start=1):
+            where = f"game {number} of the dynasty"
+            for key, expected in (
+                ("format", record.get("format")),
+                ("game", self.name),
+                ("players", record.get("players")),
+                ("options", options),
+                ("dynasty_game", number),
+            ):
+                if game.get(key) != expected:
+                    raise RecordError(f"{where}: {key!r} should be {expected!r}")
+            try:
+                replay = replay_record(game)
+            except RecordError as error:
+                raise RecordError(f"{where}: {error}") from None
+            if number < len(games) and not replay.game.is_terminal(replay.final_state):
+                raise RecordError(f"{where} is not finished, yet another game follows it")
         return [event for g in games for event in g["events"]]
 
     # -- serialisation -------------------------------------------------------------------
