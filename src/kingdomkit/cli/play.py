@@ -1,15 +1,376 @@
-"""kingdomkit play (being written)."""
+"""kingdomkit play: a person plays a game at the terminal against bots.
+
+The loop knows only the protocol: it samples chance from the seed as `core.driver` does
+(`chance_rng(seed)`, one `seat_rng(seed, seat)` per seat), lets the bots act, and at the
+person's turn asks the game's terminal interface, `kingdomkit.games.<name>.terminal.TerminalUI`,
+to draw the table and read a move. Every way out of a game (the end, `quit`, end of input,
+Ctrl-C) writes the record when `--record` asks for one, so nothing played is lost.
+
+    commands at every prompt:  ? or moves   the legal moves, in the input syntax
+                               help         how to type moves
+                               board        draw the table again
+                               quit         stop (asks first)
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import contextlib
+import importlib
+import os
+import random
+import sys
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.text import Text
+
+from kingdomkit.bots import BOTS, make_bot
+from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
+from kingdomkit.core.driver import Agent, chance_rng, seat_rng
+from kingdomkit.core.protocol import (
+    CHANCE,
+    Game,
+    IllegalActionError,
+    KingdomkitError,
+    OptionError,
+)
+from kingdomkit.core.record import make_record, write_record
+
+LOG_LINES = 6
+MOVES_WORDS = ("?", "moves")
+HELP_WORDS = ("help", "h")
+BOARD_WORDS = ("board", "redraw")
+QUIT_WORDS = ("quit", "exit", "q")
+COMMANDS_HELP = (
+    "Commands: ? or moves lists the legal moves · board draws the table again · "
+    "help shows this · quit stops the game (asks first)."
+)
+
+
+class TerminalInterface(Protocol):
+    """What a game offers `kingdomkit play`: pictures of the table and a reader of moves.
+
+    `names` are the seats' display names; `seat` is the person's seat."""
+
+    def draw(
+        self,
+        console: Console,
+        game: Game[Any],
+        state: Any,
+        seat: int,
+        names: Sequence[str],
+        log: Sequence[str],
+    ) -> None:
+        """The whole table, ending with what the person must do if it is their turn."""
+
+    def prompt(self, game: Game[Any], state: Any) -> str:
+        """The short prompt before the person's input (plain text)."""
+
+    def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        """The legal action `text` names; IllegalActionError with a one-line reason if none."""
+
+    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
+        """Every legal action, written as the person would type it."""
+
+    def help_text(self, game: Game[Any], state: Any) -> str:
+        """How to type moves."""
+
+    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
+        """A message when the only legal action is forced on the person (it is played after
+        they press Enter), else None."""
+
+    def describe(
+        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+    ) -> str | None:
+        """A log entry for `action`: a whole line for chance, or a part of a player's turn
+        ("placed 23 on e4 e3") that the loop prefixes with the player's name; None to skip."""
+
+    def interlude(
+        self,
+        console: Console,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+    ) -> bool:
+        """After `action`, a pause worth showing (a game of a match ended): draw it and return
+        True to wait for Enter; else False."""
+
+    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
+        """The end: every player's score pad and the winners."""
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("play", help="(being written)")
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description=(
+            "Play a game at the terminal against bots. At your turn type a move, "
+            "? for the legal moves, help for the syntax, quit to stop."
+        ),
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--bots",
+        default="greedy",
+        metavar="B1,B2,...",
+        help=f"one bot per other seat, or one name for all (default greedy; known: "
+        f"{', '.join(BOTS)})",
+    )
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, 0 for the first (default 0)"
+    )
+    parser.add_argument("--name", default="you", help="your name in the record (default 'you')")
+    parser.add_argument(
+        "--seed", type=int, help="seed of the draws and the bots (default: a random one, printed)"
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write the game record here at the end, or when you stop early",
+    )
     parser.set_defaults(run=run)
 
 
+class QuitGameError(Exception):
+    """The person asked to stop."""
+
+
+def load_interface(game: Game[Any]) -> TerminalInterface:
+    """The terminal interface of `game`, from `kingdomkit.games.<name>.terminal`."""
+    name = f"kingdomkit.games.{game.name}.terminal"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        raise KingdomkitError(f"{game.name} cannot be played at the terminal yet") from None
+    interface: TerminalInterface = module.TerminalUI()
+    return interface
+
+
+def check_record_path(path: Path | None) -> Path | None:
+    """Refuse, before any move is played, a record file that could not be written."""
+    if path is None:
+        return None
+    if path.is_dir():
+        raise KingdomkitError(f"cannot write the record to {path}: it is a folder")
+    folder = path.parent
+    if not folder.is_dir():
+        raise KingdomkitError(f"cannot write the record to {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise KingdomkitError(f"cannot write the record to {path}: permission denied")
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("not yet written")
+    game = game_from_args(args)
+    players = game.num_players
+    seat: int = args.seat
+    if not 0 <= seat < players:
+        raise OptionError(f"--seat must be 0 to {players - 1} for {players} players, not {seat}")
+    others = len([name for name in args.bots.split(",") if name.strip()])
+    if others not in (1, players - 1):
+        raise OptionError(
+            f"--bots needs {players - 1} names (one for each seat but yours) or one name for "
+            f"all, not {others}: {args.bots!r}"
+        )
+    if not args.name.strip():
+        raise OptionError("--name must not be empty")
+    names = bot_names(args.bots, players - 1)
+    agents: list[Agent | None] = [make_bot(name) for name in names]
+    names.insert(seat, args.name)
+    agents.insert(seat, None)
+    interface = load_interface(game)
+    record = check_record_path(args.record)
+    seed: int = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401  (line editing and history for input())
+    session = Session(game, interface, agents, names, seat, seed, record, Console(highlight=False))
+    return session.play()
+
+
+class Session:
+    """One game between the person at `seat` and bots, from `seed`."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        interface: TerminalInterface,
+        agents: Sequence[Agent | None],
+        names: Sequence[str],
+        seat: int,
+        seed: int,
+        record: Path | None,
+        console: Console,
+    ) -> None:
+        self.game = game
+        self.ui = interface
+        self.agents = agents
+        self.names = list(names)
+        self.labels = [
+            name if player == seat else f"{name} (seat {player})"
+            for player, name in enumerate(names)
+        ]
+        self.seat = seat
+        self.seed = seed
+        self.record = record
+        self.console = console
+        self.chance = chance_rng(seed)
+        self.rngs = [seat_rng(seed, player) for player in range(game.num_players)]
+        self.state = game.initial_state()
+        self.actions: list[int] = []
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.turn: list[str] = []
+
+    # -- the loop --------------------------------------------------------------------------
+    def play(self) -> int:
+        console = self.console
+        opponents = ", ".join(self.labels[p] for p in range(len(self.names)) if p != self.seat)
+        console.print(
+            f"{self.game.name} with {opponents}; seed {self.seed} "
+            f"(--seed {self.seed} gives the same draws again)"
+            + (f"; record: {self.record}" if self.record else ""),
+            markup=False,
+            soft_wrap=True,
+        )
+        try:
+            while not self.game.is_terminal(self.state):
+                self.step()
+        except EOFError:
+            console.print("\nInput ended: the game stops here.")
+            self.save()
+            return 0
+        except QuitGameError:
+            console.print("Game stopped.")
+            self.save()
+            return 0
+        except KeyboardInterrupt:
+            console.print()
+            self.save()
+            raise
+        self.redraw()
+        console.rule("Game over")
+        self.ui.final(console, self.game, self.state, self.labels)
+        self.save()
+        return 0
+
+    def step(self) -> None:
+        game, state = self.game, self.state
+        player = game.current_player(state)
+        if player == CHANCE:
+            action = game.sample_chance(state, self.chance)
+        else:
+            agent = self.agents[player]
+            if agent is None:
+                action = self.ask()
+            else:
+                action = agent.act(game, state, self.rngs[player])
+        after = game.apply(state, action)
+        self.note(state, action, after, player)
+        self.actions.append(action)
+        self.state = after
+        if self.ui.interlude(self.console, game, state, action, after, self.labels):
+            input("Press Enter to go on > ")
+
+    def note(self, before: Any, action: int, after: Any, player: int) -> None:
+        """Log chance at once, and a player's turn as one line when it ends."""
+        entry = self.ui.describe(self.game, before, action, after, self.labels)
+        if player < 0:
+            if entry:
+                self.log.append(entry)
+            return
+        if entry:
+            self.turn.append(entry)
+        if not self.game.turn_continues(before, after) and self.turn:
+            self.log.append(f"{self.labels[player]} " + " and ".join(self.turn))
+            self.turn = []
+
+    # -- the person's turn -----------------------------------------------------------------
+    def ask(self) -> int:
+        game, state, console = self.game, self.state, self.console
+        legal = game.legal_actions(state)
+        self.redraw()
+        forced = self.ui.forced(game, state, self.labels)
+        if forced is not None:
+            while True:
+                console.print(Text(forced, style="yellow"))
+                answer = input("Press Enter to go on > ").strip().lower()
+                if answer not in QUIT_WORDS:
+                    return legal[0]
+                self.confirm_quit()
+        while True:
+            text = input(self.ui.prompt(game, state))
+            word = text.strip().lower()
+            if not word:
+                console.print("Type a move, ? for the legal moves, or help.")
+            elif word in MOVES_WORDS:
+                moves = self.ui.moves_help(game, state)
+                console.print(f"{len(moves)} legal moves:")
+                console.print(Columns(moves, padding=(0, 3)))
+            elif word in HELP_WORDS:
+                console.print(self.ui.help_text(game, state), markup=False)
+                console.print(COMMANDS_HELP, markup=False)
+            elif word in BOARD_WORDS:
+                self.redraw()
+            elif word in QUIT_WORDS:
+                self.confirm_quit()
+            else:
+                try:
+                    action = self.ui.parse(game, state, text)
+                except IllegalActionError as error:
+                    console.print(Text(f"✗ {error}", style="bold red"), soft_wrap=True)
+                    continue
+                if action in legal:
+                    return action
+                console.print(
+                    Text(f"✗ {text.strip()!r} is not a legal move now", style="bold red"),
+                    soft_wrap=True,
+                )
+
+    def confirm_quit(self) -> None:
+        """Raise QuitGameError if the person confirms (or input ends)."""
+        saved = f"the record goes to {self.record}" if self.record else "nothing is saved"
+        try:
+            answer = input(f"Stop the game? ({saved}) [y/N] > ").strip().lower()
+        except EOFError:
+            answer = "y"
+        if answer in ("y", "yes"):
+            raise QuitGameError
+        self.console.print("Carry on.")
+
+    def redraw(self) -> None:
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.rule(f"{self.game.name} · seed {self.seed}")
+        self.ui.draw(self.console, self.game, self.state, self.seat, self.labels, list(self.log))
+
+    # -- the record ------------------------------------------------------------------------
+    def save(self) -> None:
+        if self.record is None:
+            self.console.print(
+                f"Not saved (--record FILE keeps a record); --seed {self.seed} gives the same "
+                "draws again.",
+                markup=False,
+                soft_wrap=True,
+            )
+            return
+        record = make_record(self.game, self.seed, self.names, self.actions)
+        try:
+            write_record(self.record, record)
+        except OSError as error:
+            raise KingdomkitError(
+                f"cannot write the record to {self.record}: {error.strerror}"
+            ) from None
+        finished = "finished game" if self.game.is_terminal(self.state) else "unfinished game"
+        self.console.print(
+            f"Record of the {finished} saved to {self.record}", markup=False, soft_wrap=True
+        )

@@ -1,0 +1,710 @@
+"""Kingdomino at a terminal: a coloured picture of the table and a short move syntax for people.
+
+`kingdomkit play` finds this module by the game's name and drives the game through the protocol;
+everything here is about showing Kingdomino and reading a person's moves.
+
+Squares are named like a chess board over the whole area a kingdom can reach from its castle,
+so every square a domino could cover has a name (x to the right, y downward):
+
+    5x5 frame: 9x9 area, columns a..i (x = -4..4), rows 1..9 (y = -4..4), castle on e5
+    7x7 frame: 13x13 area, columns a..m, rows 1..13, castle on g7
+
+Input (case and spaces do not matter):
+
+    e4 e3   e4e3   e4-e3      square 1 of the domino on e4, square 2 on e3
+    e4 up   e4 u   e4u        square 1 on e4, square 2 above it (up/down/left/right, u/d/l/r)
+    discard                   only when the domino fits nowhere (rulebook, connection rules)
+    17      claim 17          put your king on domino 17 of the new line
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from kingdomkit.core.protocol import Game, IllegalActionError
+from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
+from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES
+from kingdomkit.games.kingdomino.kingdom import Kingdom
+from kingdomkit.games.kingdomino.rules import (
+    CLAIM,
+    DRAW,
+    ORDER,
+    OVER,
+    PLACE,
+    UNCLAIMED,
+    Kingdomino,
+    KingdominoState,
+)
+
+Point = tuple[int, int]
+
+# Background per terrain, in TERRAINS order, with a text colour that stays readable on it.
+TERRAIN_STYLES = (
+    Style(color="black", bgcolor="#e6c229"),  # wheat: yellow
+    Style(color="white", bgcolor="#1b5e20"),  # forest: dark green
+    Style(color="white", bgcolor="#1e5bc6"),  # lake: blue
+    Style(color="black", bgcolor="#9ccc65"),  # grassland: light green
+    Style(color="white", bgcolor="#5f5f00"),  # swamp: olive
+    Style(color="white", bgcolor="#4e4e4e"),  # mine: dark grey (black vanishes on dark screens)
+)
+CROWN_STYLES = (
+    Style(bold=True, color="#8b0000"),
+    Style(bold=True, color="#ffd54f"),
+    Style(bold=True, color="#ffd54f"),
+    Style(bold=True, color="#8b0000"),
+    Style(bold=True, color="#ffd54f"),
+    Style(bold=True, color="#ffd54f"),
+)
+CASTLE_STYLE = Style(color="black", bgcolor="#f5f5f5", bold=True)
+FREE_STYLE = Style(color="grey50")
+TARGET_STYLE = Style(color="bright_cyan", bold=True)
+RECENT_STYLE = Style(underline=True)
+PLAYER_COLOURS = ("bright_magenta", "bright_yellow", "bright_green", "bright_blue")
+
+DIRECTION_WORDS = {"r": 0, "right": 0, "d": 1, "down": 1, "l": 2, "left": 2, "u": 3, "up": 3}
+STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # right, down, left, up, as in geometry.py
+_CELL = r"([a-z])(\d{1,2})"
+_PLACEMENT = re.compile(
+    rf"^(?:place\s+)?(?:(\d+)\s+)?{_CELL}\s*[-,]?\s*(?:{_CELL}|(up|down|left|right|u|d|l|r))$"
+)
+_CLAIM = re.compile(r"^(?:claim\s+)?(\d+)$")
+DISCARD_RULE = (
+    "rulebook, connection rules: \"If you can't add a domino to your kingdom following these "
+    'rules, the domino must be discarded"'
+)
+
+
+class TerminalUI:
+    """Draws Kingdomino with rich and reads a person's moves (see the module card)."""
+
+    # -- drawing -------------------------------------------------------------------------
+    def draw(
+        self,
+        console: Console,
+        game: Game[Any],
+        state: Any,
+        seat: int,
+        names: Sequence[str],
+        log: Sequence[str],
+    ) -> None:
+        kingdomino, state = _kingdomino(game), _state(state)
+        console.print(_status_line(kingdomino, state, names))
+        mine = self._kingdom_panel(kingdomino, state, seat, seat, names)
+        others = [
+            self._kingdom_panel(kingdomino, state, player, seat, names)
+            for player in range(kingdomino.num_players)
+            if player != seat
+        ]
+        lines = self._lines(kingdomino, state, names)
+        legend = _legend(console.width)
+        recent = _log_panel(log)
+        kingdoms_width = sum(console.measure(p).maximum + 1 for p in [mine, *others])
+        if kingdoms_width <= console.width:
+            console.print(Columns([mine, *others]))
+            console.print(legend)
+            console.print(Columns([lines, recent]))
+        else:
+            # A narrow terminal: the person's own board and the lines go last, next to the
+            # prompt, so that scrolling hides the bots' kingdoms first.
+            console.print(Columns(others))
+            console.print(recent)
+            console.print(Columns([mine, Group(lines, legend)]))
+        headline = _headline(kingdomino, state, seat)
+        if headline is not None:
+            console.print(headline)
+
+    def _kingdom_panel(
+        self, game: Kingdomino, state: KingdominoState, player: int, seat: int, names: Sequence[str]
+    ) -> Panel:
+        kingdom = state.kingdoms[player]
+        reach = game.geo.reach
+        if player == seat:
+            # The human's kingdom: the whole reachable area, so every square can be named.
+            xs = ys = range(-reach, reach + 1)
+        else:
+            xs = range(kingdom.min_x, kingdom.max_x + 1)
+            ys = range(kingdom.min_y, kingdom.max_y + 1)
+        targets: set[Point] = set()
+        recent: set[Point] = set()
+        if player != seat and kingdom.placed:
+            # Underline what a bot placed last, so its move is easy to spot.
+            _, cell1, cell2 = kingdom.placed[-1]
+            recent = {game.geo.xy(cell1), game.geo.xy(cell2)}
+        if player == seat and state.phase == PLACE and game.current_player(state) == seat:
+            for action in game.legal_actions(state):
+                if action != game.discard_action:
+                    targets.update(game.placement_cells(action))
+        score = game.kingdom_score(kingdom)
+        title = Text(names[player], style=f"bold {_colour(player)}")
+        subtitle = _points(score)
+        if game.setup.dynasty and state.past_scores:
+            subtitle = f"{score} ({int(game.scores(state)[player])} in all)"
+        body: RenderableType = kingdom_picture(game, kingdom, xs, ys, targets, recent)
+        if kingdom.discarded:
+            discarded = ", ".join(map(str, kingdom.discarded))
+            body = Group(body, Text(f"discarded: {discarded}", style="dim"))
+        return Panel(
+            body,
+            title=title,
+            subtitle=subtitle,
+            border_style=_colour(player),
+            expand=False,
+        )
+
+    def _lines(self, game: Kingdomino, state: KingdominoState, names: Sequence[str]) -> Group:
+        """The line being placed and the new line, side by side (rulebook, setup A and D)."""
+        grid = Table.grid(padding=(0, 4))
+        tables = []
+        if state.placing:
+            table = _line_table("Dominoes to place")
+            for index, (number, owner) in enumerate(zip(state.placing, state.placers, strict=True)):
+                done = index < state.turn or (index == state.turn and state.phase == CLAIM)
+                if done:
+                    gone = number in state.kingdoms[owner].discarded
+                    note = Text("discarded" if gone else "placed", style="dim")
+                elif index == state.turn and state.phase == PLACE:
+                    note = Text("◀ now", style="bold")
+                else:
+                    note = Text("")
+                table.add_row(
+                    Text(str(number), style="dim" if done else "bold"),
+                    domino_text(DOMINOES[number - 1]),
+                    _name(names, owner),
+                    note,
+                )
+            tables.append(table)
+        if state.line and state.phase != DRAW:
+            last = state.lines_drawn == game.setup.lines
+            table = _line_table("New line" + (" (the last one)" if last else ""))
+            for number, owner in zip(state.line, state.claims, strict=True):
+                claimed = owner != UNCLAIMED
+                table.add_row(
+                    Text(str(number), style="dim" if claimed else "bold"),
+                    domino_text(DOMINOES[number - 1]),
+                    _name(names, owner) if claimed else Text("free", style="dim"),
+                    Text(""),
+                )
+            tables.append(table)
+        grid.add_row(*tables)
+        if state.phase == CLAIM and not state.placers:
+            return Group(grid, _king_order(state, names))
+        return Group(grid)
+
+    def prompt(self, game: Game[Any], state: Any) -> str:
+        kingdomino, state = _kingdomino(game), _state(state)
+        if state.phase == PLACE:
+            return f"place {kingdomino.acting_domino(state).number} > "
+        return "claim > "
+
+    # -- reading moves -------------------------------------------------------------------
+    def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        kingdomino, state = _kingdomino(game), _state(state)
+        words = " ".join(text.lower().split())
+        if state.phase == PLACE:
+            return _parse_place(kingdomino, state, words, text)
+        if state.phase == CLAIM:
+            return _parse_claim(kingdomino, state, words, text)
+        raise IllegalActionError("no player moves now")
+
+    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
+        kingdomino, state = _kingdomino(game), _state(state)
+        legal = kingdomino.legal_actions(state)
+        if state.phase == CLAIM:
+            return [str(state.line[slot]) for slot in legal]
+        if legal == (kingdomino.discard_action,):
+            return ["discard"]
+        cells = sorted(kingdomino.placement_cells(action) for action in legal)
+        return [f"{cell_name(kingdomino, a)} {cell_name(kingdomino, b)}" for a, b in cells]
+
+    def help_text(self, game: Game[Any], state: Any) -> str:
+        kingdomino = _kingdomino(game)
+        geo = kingdomino.geo
+        last_column = cell_name(kingdomino, (geo.reach, geo.reach))
+        castle = cell_name(kingdomino, (0, 0))
+        legend = ", ".join(
+            f"{letter} {terrain}" for letter, terrain in zip(TERRAIN_LETTERS, TERRAINS, strict=True)
+        )
+        return "\n".join(
+            [
+                f"Places on your board are named by column and row, a1 to {last_column}; your "
+                f"castle is on {castle}.",
+                "Placing a domino (square 1 is its left square as the lines show it):",
+                "  e4 e3   (or e4e3, e4-e3)    square 1 on e4, square 2 on e3",
+                "  e4 up   (or e4 u, e4u)      square 1 on e4, square 2 above it; also down/d, "
+                "left/l, right/r",
+                "  discard                     only when the domino fits nowhere (you are told)",
+                "Choosing a domino of the new line: type its number, e.g. 17 (or claim 17).",
+                f"Terrains: {legend}; a digit after the letter counts the crowns.",
+                f"On your board: + a place your domino can cover, · a free place; blank places "
+                f"are outside the {geo.size}x{geo.size} frame your kingdom must fit in.",
+                "A territory (joined squares of one terrain) scores its size times its crowns; "
+                "the castle connects to every terrain but scores nothing.",
+            ]
+        )
+
+    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
+        kingdomino, state = _kingdomino(game), _state(state)
+        legal = kingdomino.legal_actions(state)
+        if state.phase == PLACE and legal == (kingdomino.discard_action,):
+            domino = kingdomino.acting_domino(state)
+            return (
+                f"Domino {domino.number} ({domino.describe()}) fits nowhere in your kingdom, "
+                f"so it is discarded ({DISCARD_RULE})."
+            )
+        if state.phase == CLAIM and len(legal) == 1:
+            return f"Domino {state.line[legal[0]]} is the only one left: your king takes it."
+        return None
+
+    # -- the log -------------------------------------------------------------------------
+    def describe(
+        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+    ) -> str | None:
+        kingdomino, before, after = _kingdomino(game), _state(before), _state(after)
+        phase = before.phase
+        if phase == DRAW:
+            if after.phase == DRAW:
+                return None
+            text = "New line: " + ", ".join(map(str, after.line))
+            if kingdomino.setup.dynasty and after.lines_drawn == 1:
+                text = f"Game {after.game_number + 1} of {kingdomino.setup.games}. " + text
+            return text + (
+                " (the last line)" if after.lines_drawn == kingdomino.setup.lines else ""
+            )
+        if phase == ORDER:
+            kings = ", ".join(names[owner] for owner in kingdomino.orders[action])
+            return f"The kings choose in this order: {kings}"
+        if phase == CLAIM:
+            return f"claimed {before.line[action]}"
+        if phase != PLACE:
+            return None
+        number = before.placing[before.turn]
+        if action == kingdomino.discard_action:
+            text = f"discarded {number} (it fit nowhere)"
+        else:
+            first, second = kingdomino.placement_cells(action)
+            text = (
+                f"placed {number} on {cell_name(kingdomino, first)} {cell_name(kingdomino, second)}"
+            )
+        if after.game_number > before.game_number:
+            scores = ", ".join(f"{names[p]} {s}" for p, s in enumerate(after.past_scores[-1]))
+            text += f"; game {after.game_number} is over ({scores})"
+        return text
+
+    # -- the end -------------------------------------------------------------------------
+    def interlude(
+        self,
+        console: Console,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+    ) -> bool:
+        """Between the games of a dynasty: the kingdoms and score pads of the one that ended."""
+        kingdomino, before, after = _kingdomino(game), _state(before), _state(after)
+        if after.game_number == before.game_number:
+            return False
+        # The engine clears the kingdoms when the next game starts; playing the last move as if
+        # this were the last game keeps them, for the picture.
+        last = kingdomino.setup.games - 1
+        ended = kingdomino.apply(before._replace(game_number=last), action)
+        ended = ended._replace(game_number=before.game_number)
+        console.rule(f"Game {before.game_number + 1} of {kingdomino.setup.games} is over")
+        panels = [
+            self._kingdom_panel(kingdomino, ended, player, -1, names)
+            for player in range(kingdomino.num_players)
+        ]
+        console.print(Columns(panels))
+        pads = [_score_pad(kingdomino, ended, p, names) for p in range(kingdomino.num_players)]
+        console.print(Columns(pads))
+        return True
+
+    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
+        kingdomino, state = _kingdomino(game), _state(state)
+        pads = [_score_pad(kingdomino, state, player, names) for player in range(game.num_players)]
+        console.print(Columns(pads))
+        if kingdomino.setup.dynasty:
+            console.print(_dynasty_table(kingdomino, state, names))
+        winners = kingdomino.winners(state)
+        points = _points(int(kingdomino.scores(state)[winners[0]]))
+        label = "Winner" if len(winners) == 1 else "Winners, sharing the victory"
+        line = Text()
+        line.append(f"{label}: ", style="bold")
+        for index, player in enumerate(winners):
+            line.append_text(_name(names, player))
+            line.append(" and " if index + 1 < len(winners) else "")
+        line.append(f", {points} ({_decided_by(kingdomino, state)})")
+        console.print(line)
+
+
+# -- pictures ------------------------------------------------------------------------------
+def cell_name(game: Kingdomino, point: Point) -> str:
+    """`e5` for the castle (0, 0) of a 5x5 game: column letter, then row number from 1."""
+    reach = game.geo.reach
+    return f"{chr(ord('a') + point[0] + reach)}{point[1] + reach + 1}"
+
+
+def square_text(terrain: int, crowns: int) -> Text:
+    """One square, three characters wide: the terrain letter and the crown count."""
+    text = Text()
+    text.append(" " + TERRAIN_LETTERS[terrain], style=TERRAIN_STYLES[terrain])
+    text.append(
+        str(crowns) if crowns else " ", style=TERRAIN_STYLES[terrain] + CROWN_STYLES[terrain]
+    )
+    return text
+
+
+def domino_text(domino: Domino) -> Text:
+    """A domino as two coloured squares, square 1 on the left."""
+    text = square_text(domino.terrain1, domino.crowns1)
+    text.append_text(square_text(domino.terrain2, domino.crowns2))
+    return text
+
+
+def kingdom_picture(
+    game: Kingdomino,
+    kingdom: Kingdom,
+    xs: range,
+    ys: range,
+    targets: Collection[Point] = (),
+    recent: Collection[Point] = (),
+) -> Text:
+    """Rows of squares with column letters and row numbers; free squares outside the frame
+    that still holds the kingdom are left blank (rulebook: everything must fit in 5x5).
+    `targets` are marked +, `recent` squares underlined."""
+    geo = game.geo
+    allowed = geo.allowed(kingdom.min_x, kingdom.max_x, kingdom.min_y, kingdom.max_y)
+    letters = Text("   " + "".join(f" {cell_name(game, (x, 0))[0]} " for x in xs), style="dim")
+    rows = [letters]
+    for y in ys:
+        row = Text()
+        row.append(f"{y + geo.reach + 1:>2} ", style="dim")
+        for x in xs:
+            cell = geo.cell(x, y)
+            if cell == geo.castle:
+                row.append(" ♜ ", style=CASTLE_STYLE)
+            elif kingdom.occupied >> cell & 1:
+                square = square_text(*_square(kingdom, cell))
+                if (x, y) in recent:
+                    square.stylize(RECENT_STYLE)
+                row.append_text(square)
+            elif (x, y) in targets:
+                row.append(" + ", style=TARGET_STYLE)
+            elif allowed >> cell & 1:
+                row.append(" · ", style=FREE_STYLE)
+            else:
+                row.append("   ")
+        rows.append(row)
+    return Text("\n").join(rows)
+
+
+def _square(kingdom: Kingdom, cell: int) -> tuple[int, int]:
+    terrain = next(t for t, land in enumerate(kingdom.terrains) if land >> cell & 1)
+    crowns = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
+    return terrain, crowns
+
+
+def _king_order(state: KingdominoState, names: Sequence[str]) -> Text:
+    """First round: the shuffled kings claim one after another (rulebook, setup B)."""
+    text = Text("Kings choose in this order: ")
+    for index, owner in enumerate(state.order):
+        text.append_text(_name(names, owner))
+        if index < state.turn:
+            text.append(" ✓", style="dim")
+        if index + 1 < len(state.order):
+            text.append(", ")
+    return text
+
+
+def _legend(width: int) -> Text:
+    """The terrain colours, on one line of at most `width` characters if it can."""
+    parts = [square_text(terrain, 0).append(f" {name}") for terrain, name in enumerate(TERRAINS)]
+    parts.append(Text().append(" ♜ ", style=CASTLE_STYLE).append(" castle"))
+    parts.append(square_text(TERRAINS.index("mine"), 2).append(" mine, 2 crowns"))
+    text = Text(" ").join(parts)
+    while text.cell_len > width and len(parts) > 1:
+        parts.pop()
+        text = Text(" ").join(parts)
+    return text
+
+
+def _line_table(title: str) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column()
+    table.add_column()
+    return table
+
+
+def _log_panel(log: Sequence[str]) -> Panel:
+    body = Text("\n").join(Text(line) for line in log) if log else Text("—", style="dim")
+    return Panel(body, title="Recent moves", title_align="left", border_style="dim", expand=False)
+
+
+def _status_line(game: Kingdomino, state: KingdominoState, names: Sequence[str]) -> Text:
+    setup = game.setup
+    parts = []
+    if setup.dynasty:
+        parts.append(f"game {state.game_number + 1} of {setup.games}")
+    if state.phase == OVER:
+        parts.append("game over")
+    else:
+        parts.append(f"line {state.lines_drawn} of {setup.lines}")
+    extras = [name for name, value in game.options.items() if name != "players" and value]
+    if extras:
+        parts.append("variants: " + ", ".join(extras))
+    if state.past_scores:
+        for number, scores in enumerate(state.past_scores, start=1):
+            parts.append(
+                f"game {number}: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(scores))
+            )
+    return Text(" · ".join(parts), style="dim")
+
+
+def _headline(game: Kingdomino, state: KingdominoState, seat: int) -> Text | None:
+    if game.current_player(state) != seat:
+        return None
+    text = Text()
+    text.append("▶ Your turn: ", style="bold")
+    if state.phase == PLACE:
+        domino = game.acting_domino(state)
+        text.append(f"place domino {domino.number} ", style="bold")
+        text.append_text(domino_text(domino))
+        text.append(
+            f" (square 1: {_square_words(domino.terrain1, domino.crowns1)}, square 2: "
+            f"{_square_words(domino.terrain2, domino.crowns2)})."
+        )
+        if game.legal_actions(state) != (game.discard_action,):
+            text.append(
+                f"\n  Type where square 1 goes then square 2, e.g. {_example(game, state)}, or "
+                f"a place and a direction, e.g. {_example(game, state, direction=True)}. "
+                "? lists the legal moves, help explains."
+            )
+    else:
+        text.append("choose a domino of the new line", style="bold")
+        text.append(": type its number. ? lists the free ones.")
+    return text
+
+
+def _points(score: int) -> str:
+    return f"{score} point" + ("" if score == 1 else "s")
+
+
+def _square_words(terrain: int, crowns: int) -> str:
+    if not crowns:
+        return TERRAINS[terrain]
+    return f"{TERRAINS[terrain]} with {crowns} crown" + ("s" if crowns > 1 else "")
+
+
+def _name(names: Sequence[str], player: int) -> Text:
+    return Text(names[player], style=_colour(player))
+
+
+def _colour(player: int) -> str:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+# -- reading moves -----------------------------------------------------------------------------
+def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str) -> int:
+    domino = game.acting_domino(state)
+    number = domino.number
+    example = f"type where it goes, e.g. {_example(game, state)}"
+    if words == "discard":
+        if game.discard_action in game.legal_actions(state):
+            return game.discard_action
+        raise IllegalActionError(
+            f"domino {number} can be placed, so it may not be discarded ({DISCARD_RULE})"
+        )
+    claim = _CLAIM.match(words)
+    if claim:
+        asked = int(claim.group(1))
+        if asked == number:
+            raise IllegalActionError(f"domino {number} is the one to place: {example}")
+        if not state.line:
+            raise IllegalActionError(
+                f"there is no new line to choose from in the last round: place domino {number}"
+            )
+        if asked in state.line:
+            raise IllegalActionError(
+                f"first place domino {number}; you choose from the new line right after"
+            )
+        raise IllegalActionError(f"domino {asked} is not yours to place: place domino {number}")
+    match = _PLACEMENT.match(words)
+    if match is None:
+        if words.split()[:1] in (["place"], ["claim"]):
+            return game.parse_action(state, text)
+        raise IllegalActionError(
+            f"cannot read {text.strip()!r}: {example}, or ? for the legal moves, help for more"
+        )
+    given, column1, row1, column2, row2, direction = match.groups()
+    if given is not None and int(given) != number:
+        raise IllegalActionError(f"the domino to place is {number}, not {given}")
+    first = _point(game, column1, row1)
+    if direction is not None:
+        dx, dy = STEPS[DIRECTION_WORDS[direction]]
+        second = (first[0] + dx, first[1] + dy)
+        name = cell_name(game, first)
+        if max(abs(second[0]), abs(second[1])) > game.geo.reach:
+            raise IllegalActionError(
+                f"{name} {DIRECTION_NAMES[DIRECTION_WORDS[direction]]} puts square 2 off the board"
+            )
+    else:
+        second = _point(game, column2, row2)
+    names = f"{cell_name(game, first)} {cell_name(game, second)}"
+    if abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1:
+        raise IllegalActionError(
+            f"{names}: the two squares of a domino must be side by side (e.g. e4 e3)"
+        )
+    kingdom = state.kingdoms[game.current_player(state)]
+    for point in (first, second):
+        cell = game.geo.cell(*point)
+        if cell == game.geo.castle:
+            raise IllegalActionError(f"{names}: {cell_name(game, point)} is your castle")
+        if kingdom.occupied >> cell & 1:
+            terrain, _ = _square(kingdom, cell)
+            raise IllegalActionError(
+                f"{names}: {cell_name(game, point)} is already taken ({TERRAINS[terrain]})"
+            )
+    try:
+        return game.placement_action(state, first, second)
+    except IllegalActionError as error:
+        raise IllegalActionError(f"{names}: {error}") from None
+
+
+def _parse_claim(game: Kingdomino, state: KingdominoState, words: str, text: str) -> int:
+    free = [n for n, owner in zip(state.line, state.claims, strict=True) if owner == UNCLAIMED]
+    choose = f"choose from {', '.join(map(str, free))}"
+    claim = _CLAIM.match(words)
+    if claim is None:
+        if words == "discard" or _PLACEMENT.match(words):
+            raise IllegalActionError(
+                f"now choose a domino of the new line for your king: type its number ({choose})"
+            )
+        raise IllegalActionError(f"cannot read {text.strip()!r}: type a domino number ({choose})")
+    number = int(claim.group(1))
+    if number not in state.line:
+        raise IllegalActionError(f"domino {number} is not in the new line ({choose})")
+    owner = state.claims[state.line.index(number)]
+    if owner != UNCLAIMED:
+        raise IllegalActionError(
+            f"domino {number} already has a king on it (seat {owner}'s); {choose}"
+        )
+    return state.line.index(number)
+
+
+def _point(game: Kingdomino, column: str, row: str) -> Point:
+    geo = game.geo
+    x = ord(column) - ord("a") - geo.reach
+    y = int(row) - 1 - geo.reach
+    if not (-geo.reach <= x <= geo.reach and -geo.reach <= y <= geo.reach):
+        last = cell_name(game, (geo.reach, geo.reach))
+        raise IllegalActionError(
+            f"there is no square {column}{row}: columns a to {last[0]}, rows 1 to {last[1:]}"
+        )
+    return x, y
+
+
+def _example(game: Kingdomino, state: KingdominoState, direction: bool = False) -> str:
+    """A legal placement to show as an example: `d5 c5`, or `d5 left` with `direction`."""
+    legal = [a for a in game.legal_actions(state) if a != game.discard_action]
+    if not legal:
+        return "discard"
+    first, second = game.placement_cells(legal[len(legal) // 2])
+    if direction:
+        step = (second[0] - first[0], second[1] - first[1])
+        return f"{cell_name(game, first)} {DIRECTION_NAMES[STEPS.index(step)]}"
+    return f"{cell_name(game, first)} {cell_name(game, second)}"
+
+
+# -- the score pad -----------------------------------------------------------------------------
+def _score_pad(
+    game: Kingdomino, state: KingdominoState, player: int, names: Sequence[str]
+) -> Table:
+    pad = game.breakdown(state, player)
+    title = _name(names, player)
+    if game.setup.dynasty:
+        title.append(f", game {state.game_number + 1}")
+    table = Table(title=title)
+    table.add_column("territory")
+    table.add_column("squares", justify="right")
+    table.add_column("crowns", justify="right")
+    table.add_column("points", justify="right")
+    for territory in pad.territories:
+        style = "" if territory.crowns else "dim"
+        label = square_text(territory.terrain, 0)
+        label.append(f" {TERRAINS[territory.terrain]}", style=style)
+        table.add_row(
+            label,
+            Text(str(territory.size), style=style),
+            Text(str(territory.crowns), style=style),
+            Text(str(territory.points), style=style),
+        )
+    table.add_section()
+    table.add_row("territories", "", str(pad.crowns), str(pad.territory_points))
+    if game.setup.middle_kingdom:
+        table.add_row("Middle Kingdom", "", "", str(pad.middle_kingdom))
+    if game.setup.harmony:
+        table.add_row("Harmony", "", "", str(pad.harmony))
+    table.add_section()
+    table.add_row(Text("total", style="bold"), "", "", Text(str(pad.total), style="bold"))
+    return table
+
+
+def _dynasty_table(game: Kingdomino, state: KingdominoState, names: Sequence[str]) -> Table:
+    table = Table(title="Dynasty: the three games")
+    table.add_column("")
+    for player in range(game.num_players):
+        table.add_column(_name(names, player), justify="right")
+    games: list[Sequence[int]] = [*state.past_scores, game.game_scores(state)]
+    for number, scores in enumerate(games, start=1):
+        table.add_row(f"game {number}", *map(str, scores))
+    table.add_section()
+    table.add_row("total", *(str(int(s)) for s in game.scores(state)))
+    return table
+
+
+def _decided_by(game: Kingdomino, state: KingdominoState) -> str:
+    """Which rule separated the winners from the rest (rulebook, "End of the game")."""
+    scores = game.scores(state)
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    winners = game.winners(state)
+    if game.setup.dynasty:
+        return "highest total of the three games" + (", a tie" if len(winners) > 1 else "")
+    if len(tied) == 1:
+        return "highest score"
+    pads = {p: game.breakdown(state, p) for p in tied}
+    largest = max(pad.largest_territory for pad in pads.values())
+    biggest = [p for p in tied if pads[p].largest_territory == largest]
+    if len(biggest) == 1:
+        return f"tie on points, broken by the largest territory ({largest} squares)"
+    if len(winners) == 1:
+        crowns = pads[winners[0]].crowns
+        return f"tie on points and largest territory, broken by the most crowns ({crowns})"
+    return "tie on points, largest territory and crowns: the victory is shared"
+
+
+# -- narrowing -------------------------------------------------------------------------------
+def _kingdomino(game: Game[Any]) -> Kingdomino:
+    if not isinstance(game, Kingdomino):
+        raise TypeError(f"the Kingdomino terminal cannot show {game!r}")
+    return game
+
+
+def _state(state: Any) -> KingdominoState:
+    if not isinstance(state, KingdominoState):
+        raise TypeError(f"not a Kingdomino state: {state!r}")
+    return state
+
+
+__all__ = ["TerminalUI", "cell_name", "domino_text", "kingdom_picture", "square_text"]
