@@ -407,6 +407,7 @@ def test_the_highest_score_wins_whatever_the_territories() -> None:
     assert game.scores(state) == (4.0, 6.0)
     assert game.breakdown(state, 0).largest_territory == 5
     assert game.winners(state) == (1,)
+    assert game.decision(state) == ((1,), "score")
     assert game.returns(state) == (0.0, 1.0)
 
 
@@ -417,6 +418,7 @@ def test_a_tied_score_goes_to_the_largest_territory() -> None:
     state = over_state(game, "C W1 W W .\nF F F F .", "C W1 W W")
     assert game.scores(state) == (3.0, 3.0)
     assert game.winners(state) == (0,)
+    assert game.decision(state) == ((0,), "largest_territory")
 
 
 def test_then_the_most_crowns() -> None:
@@ -427,6 +429,7 @@ def test_then_the_most_crowns() -> None:
     assert [p.largest_territory for p in pads] == [3, 3, 3]
     assert [p.crowns for p in pads] == [2, 4, 1]
     assert game.winners(state) == (1,)
+    assert game.decision(state) == ((1,), "crowns")
 
 
 def test_then_the_victory_is_shared() -> None:
@@ -434,6 +437,7 @@ def test_then_the_victory_is_shared() -> None:
     same = "C G1 G1 G"
     state = over_state(game, same, "G1 G G1 C", "C W1 W W", same)
     assert game.winners(state) == (0, 1, 3)
+    assert game.decision(state) == ((0, 1, 3), "shared")
     assert game.returns(state) == pytest.approx((1 / 3, 1 / 3, 0.0, 1 / 3))
 
 
@@ -455,6 +459,7 @@ def test_a_dynasty_is_decided_by_the_totals_alone() -> None:
     )
     assert game.scores(state) == (13.0, 13.0)
     assert game.winners(state) == (0, 1)
+    assert game.decision(state) == ((0, 1), "shared")
     state = state._replace(past_scores=((10, 4), (1, 6)))
     assert game.winners(state) == (0,)
 

@@ -316,19 +316,28 @@ class Kingdomino(Game[KingdominoState]):
         return tuple(float(s) for s in scores)
 
     def winners(self, state: KingdominoState) -> tuple[int, ...]:
-        """Highest score; then largest territory; then most crowns; then shared (rulebook,
-        "End of the game"). A dynasty is decided by the totals alone (docs/rules-notes.md)."""
+        return self.decision(state)[0]
+
+    def decision(self, state: KingdominoState) -> tuple[tuple[int, ...], str]:
+        """The winners and the rule that decided: "score", "largest_territory", "crowns" or
+        "shared". Highest score; then largest territory; then most crowns; then shared
+        (rulebook, "End of the game"). A dynasty is decided by the totals alone
+        (docs/rules-notes.md), so ties there are "shared"."""
         scores = self.scores(state)
         best = max(scores)
-        leaders = [p for p, score in enumerate(scores) if score == best]
-        if self.setup.dynasty or len(leaders) == 1:
-            return tuple(leaders)
-        keys = {}
-        for player in leaders:
-            pad = self.kingdom_breakdown(state.kingdoms[player])
-            keys[player] = (pad.largest_territory, pad.crowns)
-        best_key = max(keys.values())
-        return tuple(p for p in leaders if keys[p] == best_key)
+        leaders = tuple(p for p, score in enumerate(scores) if score == best)
+        if len(leaders) == 1:
+            return leaders, "score"
+        if self.setup.dynasty:
+            return leaders, "shared"
+        pads = {p: self.kingdom_breakdown(state.kingdoms[p]) for p in leaders}
+        largest = max(pad.largest_territory for pad in pads.values())
+        leaders = tuple(p for p in leaders if pads[p].largest_territory == largest)
+        if len(leaders) == 1:
+            return leaders, "largest_territory"
+        crowns = max(pads[p].crowns for p in leaders)
+        leaders = tuple(p for p in leaders if pads[p].crowns == crowns)
+        return leaders, "crowns" if len(leaders) == 1 else "shared"
 
     # -- heuristics for bots ---------------------------------------------------------------
     def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:

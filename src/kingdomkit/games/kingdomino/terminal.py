@@ -674,23 +674,17 @@ def _dynasty_table(game: Kingdomino, state: KingdominoState, names: Sequence[str
 
 
 def _decided_by(game: Kingdomino, state: KingdominoState) -> str:
-    """Which rule separated the winners from the rest (rulebook, "End of the game")."""
-    scores = game.scores(state)
-    best = max(scores)
-    tied = [p for p, s in enumerate(scores) if s == best]
-    winners = game.winners(state)
+    """Which rule separated the winners from the rest, in words (the engine decides)."""
+    winners, rule = game.decision(state)
     if game.setup.dynasty:
         return "highest total of the three games" + (", a tie" if len(winners) > 1 else "")
-    if len(tied) == 1:
+    if rule == "score":
         return "highest score"
-    pads = {p: game.breakdown(state, p) for p in tied}
-    largest = max(pad.largest_territory for pad in pads.values())
-    biggest = [p for p in tied if pads[p].largest_territory == largest]
-    if len(biggest) == 1:
-        return f"tie on points, broken by the largest territory ({largest} squares)"
-    if len(winners) == 1:
-        crowns = pads[winners[0]].crowns
-        return f"tie on points and largest territory, broken by the most crowns ({crowns})"
+    pad = game.breakdown(state, winners[0])
+    if rule == "largest_territory":
+        return f"tie on points, broken by the largest territory ({pad.largest_territory} squares)"
+    if rule == "crowns":
+        return f"tie on points and largest territory, broken by the most crowns ({pad.crowns})"
     return "tie on points, largest territory and crowns: the victory is shared"
 
 
