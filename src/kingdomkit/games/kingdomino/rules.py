@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
-from itertools import permutations
 from typing import Any, NamedTuple
 
 from kingdomkit.core.protocol import (
@@ -39,42 +37,26 @@ from kingdomkit.core.protocol import (
     Game,
     IllegalActionError,
     KingdomkitError,
-    RecordError,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
+from kingdomkit.games.kingdomino import records
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, Domino
 from kingdomkit.games.kingdomino.geometry import Geometry, geometry
 from kingdomkit.games.kingdomino.options import Setup, parse_options
-
-DRAW, ORDER, CLAIM, PLACE, OVER = range(5)
-PHASE_NAMES = ("draw", "order", "claim", "place", "over")
-CLAIMS = 4
-ALL_DOMINOES = (1 << NUM_DOMINOES) - 1
-UNCLAIMED = -1
-
-
-class KingdominoState(NamedTuple):
-    """A Kingdomino position. Frozen; build new ones with `apply`."""
-
-    phase: int
-    lines_drawn: int  # lines completed so far in this game
-    deck: int  # bit n - 1 set while domino n may still be drawn
-    line: tuple[int, ...]  # the newest line, ascending (partial while drawing)
-    claims: tuple[int, ...]  # owner of the king on each slot of `line`, or UNCLAIMED
-    placing: tuple[int, ...]  # the previous line's claimed dominoes, in line order
-    placers: tuple[int, ...]  # their owners, who act in this order
-    turn: int  # the king to act: into `order` in the first round, else into `placers`
-    order: tuple[int, ...]  # owners of the kings in shuffled order (first line)
-    kingdoms: tuple[kd.Kingdom, ...]
-    game_number: int  # 0, 1, 2 in a dynasty
-    past_scores: tuple[tuple[int, ...], ...]  # scores of finished games of a dynasty
-
-
-@cache
-def king_orders(players: int, kings: int) -> tuple[tuple[int, ...], ...]:
-    """The distinct orders of the kings' owners, sorted (2 players: 6 orders of 0, 0, 1, 1)."""
-    owners = tuple(king % players for king in range(kings))
-    return tuple(sorted(set(permutations(owners))))
+from kingdomkit.games.kingdomino.records import breakdown_json
+from kingdomkit.games.kingdomino.state import (
+    ALL_DOMINOES,
+    CLAIM,
+    CLAIMS,
+    DRAW,
+    ORDER,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    UNCLAIMED,
+    KingdominoState,
+    king_orders,
+)
 
 
 class Breakdown(NamedTuple):
@@ -486,169 +468,26 @@ class Kingdomino(Game[KingdominoState]):
         except ValueError:
             raise IllegalActionError(f"cannot read {text!r}") from None
 
-    # -- records -------------------------------------------------------------------------
+    # -- records (records.py) ----------------------------------------------------------
     def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:
-        phase = before.phase
-        if phase == DRAW:
-            if after.phase == DRAW and after.game_number == before.game_number:
-                return []
-            return [{"type": "line", "dominoes": list(after.line)}]
-        if phase == ORDER:
-            return [{"type": "order", "kings": list(self.orders[action])}]
-        player = self.current_player(before)
-        if phase == CLAIM:
-            return [{"type": "claim", "player": player, "domino": before.line[action]}]
-        number = before.placing[before.turn]
-        if action == self.discard_action:
-            return [{"type": "discard", "player": player, "domino": number}]
-        first, second = self.placement_cells(action)
-        return [
-            {
-                "type": "place",
-                "player": player,
-                "domino": number,
-                "cells": [list(first), list(second)],
-            }
-        ]
+        return records.events(self, before, action, after)
 
     def event_actions(self, state: KingdominoState, event: Event) -> list[int]:
-        kind = event.get("type")
-        phase = state.phase
-        expected = {DRAW: "line", ORDER: "order", CLAIM: "claim", PLACE: "place or discard"}
-        if phase == OVER:
-            raise RecordError("the game is already over")
-        if kind == "line" and phase == DRAW and not state.line:
-            return self._line_actions(state, event.get("dominoes"))
-        if kind == "order" and phase == ORDER:
-            kings = event.get("kings")
-            order = tuple(kings) if isinstance(kings, list) else None
-            if order not in self.orders:
-                raise RecordError(f"{kings!r} is not an order of the kings in this game")
-            return [self.orders.index(order)]
-        if kind in ("claim", "place", "discard") and phase in (CLAIM, PLACE):
-            if (kind == "claim") != (phase == CLAIM):
-                raise RecordError(f"a {expected[phase]} event is due, not {kind!r}")
-            return [self._move_action(state, event)]
-        raise RecordError(f"a {expected[phase]} event is due, not {kind!r}")
+        return records.event_actions(self, state, event)
 
     def canonical_event(self, state: KingdominoState, event: Event) -> Event:
-        """A domino with two like squares may be written facing left or up; the engine
-        writes it facing right or down, square 1 first."""
-        cells = event.get("cells")
-        if event.get("type") != "place" or state.phase != PLACE or not isinstance(cells, list):
-            return event
-        if not self.acting_domino(state).symmetric or len(cells) != 2:
-            return event
-        first, second = cells
-        if isinstance(first, list) and isinstance(second, list) and second < first:
-            return {**event, "cells": [second, first]}
-        return event
-
-    def _line_actions(self, state: KingdominoState, dominoes: Any) -> list[int]:
-        size = self.setup.line_size
-        if not (isinstance(dominoes, list) and all(_is_int(n) for n in dominoes)):
-            raise RecordError("'dominoes' must be a list of domino numbers")
-        if len(dominoes) != size:
-            raise RecordError(f"a line holds {size} dominoes, not {len(dominoes)}")
-        if dominoes != sorted(set(dominoes)):
-            raise RecordError("a line is shown in ascending order, without repeats")
-        for number in dominoes:
-            if not (1 <= number <= NUM_DOMINOES and state.deck >> (number - 1) & 1):
-                raise RecordError(f"domino {number} cannot be drawn: it is already out")
-        return [number - 1 for number in dominoes]
-
-    def _move_action(self, state: KingdominoState, event: Event) -> int:
-        player = self.current_player(state)
-        if event.get("player") != player:
-            raise RecordError(f"it is player {player}'s turn, not {event.get('player')!r}'s")
-        number = event.get("domino")
-        kind = event["type"]
-        if kind == "claim":
-            if number not in state.line:
-                raise RecordError(f"domino {number!r} is not in the line")
-            return self.parse_action(state, f"claim {number}")
-        if number != state.placing[state.turn]:
-            raise RecordError(
-                f"player {player} must place domino {state.placing[state.turn]}, not {number!r}"
-            )
-        if kind == "discard":
-            return self.parse_action(state, "discard")
-        cells = event.get("cells")
-        if not (
-            isinstance(cells, list)
-            and len(cells) == 2
-            and all(isinstance(c, list) and len(c) == 2 and all(map(_is_int, c)) for c in cells)
-        ):
-            raise RecordError("'cells' must be two [x, y] pairs")
-        return self.placement_action(state, tuple(cells[0]), tuple(cells[1]))
+        return records.canonical_event(self, state, event)
 
     def result(self, state: KingdominoState) -> dict[str, Any]:
-        result: dict[str, Any] = {
-            "scores": [int(s) for s in self.scores(state)],
-            "winners": list(self.winners(state)),
-        }
-        if not self.setup.dynasty:
-            result["breakdown"] = [
-                breakdown_json(self.breakdown(state, p)) for p in range(self.num_players)
-            ]
-        return result
+        return records.result(self, state)
 
     def record_body(
         self, header: Mapping[str, Any], events: list[Event], state: KingdominoState
     ) -> dict[str, Any]:
-        """A dynasty record holds one full record per game, each of which replays on its own,
-        and the totals in its result."""
-        if not self.setup.dynasty:
-            return super().record_body(header, events, state)
-        options = {k: v for k, v in self.options.items() if k != "dynasty"}
-        single = Kingdomino(options)
-        games = []
-        for number, game_events in enumerate(_split_games(events), start=1):
-            game_header = {**header, "options": options, "dynasty_game": number}
-            finished = number <= len(state.past_scores) or self.is_terminal(state)
-            record = {**game_header, "events": game_events}
-            if finished:
-                record["result"] = single.result(_replay_events(single, game_events))
-            games.append(record)
-        body: dict[str, Any] = {"games": games}
-        if self.is_terminal(state):
-            body["result"] = self.result(state)
-        return body
+        return records.record_body(self, header, events, state)
 
     def record_events(self, record: Mapping[str, Any]) -> list[Event]:
-        """A dynasty's events, after checking each game of it as a record of its own: same
-        players and options as the whole, numbered in order, every game but the last one
-        finished, each with a result that the rules confirm."""
-        if not self.setup.dynasty:
-            return super().record_events(record)
-        from kingdomkit.core.record import replay_record
-
-        games = record.get("games")
-        if not isinstance(games, list) or not all(
-            isinstance(g, dict) and isinstance(g.get("events"), list) for g in games
-        ):
-            raise RecordError("a dynasty record has a list of 'games', each with 'events'")
-        if not 1 <= len(games) <= self.setup.games:
-            raise RecordError(f"a dynasty has 1 to {self.setup.games} games, not {len(games)}")
-        options = {k: v for k, v in self.options.items() if k != "dynasty"}
-        for number, game in enumerate(games, start=1):
-            where = f"game {number} of the dynasty"
-            for key, expected in (
-                ("format", record.get("format")),
-                ("game", self.name),
-                ("players", record.get("players")),
-                ("options", options),
-                ("dynasty_game", number),
-            ):
-                if game.get(key) != expected:
-                    raise RecordError(f"{where}: {key!r} should be {expected!r}")
-            try:
-                replay = replay_record(game)
-            except RecordError as error:
-                raise RecordError(f"{where}: {error}") from None
-            if number < len(games) and not replay.game.is_terminal(replay.final_state):
-                raise RecordError(f"{where} is not finished, yet another game follows it")
-        return [event for g in games for event in g["events"]]
+        return records.record_events(self, record)
 
     # -- serialisation -------------------------------------------------------------------
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
@@ -707,34 +546,20 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _split_games(events: list[Event]) -> list[list[Event]]:
-    """Cut a dynasty's events where a game starts: at the line that comes before each order."""
-    starts = [i - 1 for i, event in enumerate(events) if event["type"] == "order"]
-    bounds = [*starts[1:], len(events)]
-    first = [0, *starts[1:]]
-    return [events[a:b] for a, b in zip(first, bounds, strict=True)]
-
-
-def _replay_events(game: Kingdomino, events: list[Event]) -> KingdominoState:
-    state = game.initial_state()
-    for event in events:
-        for action in game.event_actions(state, event):
-            state = game.apply(state, action)
-    return state
-
-
-def breakdown_json(pad: Breakdown) -> dict[str, Any]:
-    from kingdomkit.games.kingdomino.dominoes import TERRAINS
-
-    return {
-        "territories": [
-            {"terrain": TERRAINS[t.terrain], "size": t.size, "crowns": t.crowns, "points": t.points}
-            for t in pad.territories
-        ],
-        "territory_points": pad.territory_points,
-        "middle_kingdom": pad.middle_kingdom,
-        "harmony": pad.harmony,
-        "total": pad.total,
-        "largest_territory": pad.largest_territory,
-        "crowns": pad.crowns,
-    }
+# The state and record modules' names, re-exported: callers see one rules module.
+__all__ = [
+    "ALL_DOMINOES",
+    "CLAIM",
+    "CLAIMS",
+    "DRAW",
+    "ORDER",
+    "OVER",
+    "PHASE_NAMES",
+    "PLACE",
+    "UNCLAIMED",
+    "Breakdown",
+    "Kingdomino",
+    "KingdominoState",
+    "breakdown_json",
+    "king_orders",
+]
