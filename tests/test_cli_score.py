@@ -22,7 +22,7 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.notation import kingdom_to_notation
 from kingdomkit.games.kingdomino.rules import Kingdomino
-from kingdomkit.games.kingdomino.scoring_report import score_text
+from kingdomkit.games.kingdomino.report import score_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KINGDOM_5X5 = EXAMPLES / "kingdom-5x5.txt"

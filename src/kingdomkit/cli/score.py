@@ -4,7 +4,7 @@
     kingdomkit score kingdomino - --json < my-kingdom.txt
 
 The command knows no game: it finds the game's report module by name
-(`kingdomkit.games.<game>.scoring_report`) and calls its `score_text(text, options)`, which
+(`kingdomkit.games.<game>.report`) and calls its `score_text(text, options)`, which
 returns a rich renderable and a JSON dict (and `check_options(options)`, if it has one,
 before the file is read). Errors name the file (and, for a bad kingdom, the
 line and column) and end with exit status 2.
@@ -25,7 +25,7 @@ import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.protocol import KingdomkitError, OptionError
 from kingdomkit.core.registry import GAMES, game_info
 
-REPORT_MODULE = "scoring_report"
+REPORT_MODULE = "report"
 STDIN = "-"
 
 

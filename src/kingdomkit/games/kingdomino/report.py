@@ -1,7 +1,7 @@
 """Kingdomino for people: a kingdom's score pad, and a record's events in plain words.
 
 The command line is written once for every game; it finds this module by the game's name
-(`kingdomkit.games.<name>.scoring_report`) and calls what it finds here:
+(`kingdomkit.games.<name>.report`) and calls what it finds here:
 
     SCORE_OPTIONS                         the options that change how one kingdom scores
     check_options(options)                refuse options that make no sense for one kingdom
