@@ -21,8 +21,8 @@ from kingdomkit.core.driver import play
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.notation import kingdom_to_notation
-from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.report import score_text
+from kingdomkit.games.kingdomino.rules import Kingdomino
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KINGDOM_5X5 = EXAMPLES / "kingdom-5x5.txt"
