@@ -82,28 +82,9 @@ class Geometry:
             & self.row_span[(lo_y + reach) * width + hi_y + reach]
         )
 
-    def second_cell(self, cell: Cell, direction: int) -> Cell | None:
-        """The cell of square 2 when square 1 is on `cell` facing `direction`, if on the board."""
-        x, y = self.xs[cell], self.ys[cell]
-        dx, dy = ((1, 0), (0, 1), (-1, 0), (0, -1))[direction]
-        try:
-            return self.cell(x + dx, y + dy)
-        except ValueError:
-            return None
-
 
 @cache
 def geometry(size: int) -> Geometry:
     if size not in (5, 7):
         raise ValueError(f"a kingdom is 5x5 or 7x7, not {size}x{size}")
     return Geometry(size)
-
-
-def bits(board: Bitboard) -> list[Cell]:
-    """The set cells of `board`, ascending."""
-    cells = []
-    while board:
-        low = board & -board
-        cells.append(low.bit_length() - 1)
-        board ^= low
-    return cells
