@@ -261,17 +261,9 @@ class Kingdomino(Game[KingdominoState]):
 
     def kingdom_breakdown(self, kingdom: kd.Kingdom, harmony: bool | None = None) -> Breakdown:
         """The score pad of one kingdom; `harmony` overrides the no-discard test."""
-        geo = self.geo
-        found = tuple(kd.territories(geo, kingdom))
+        found = tuple(kd.territories(self.geo, kingdom))
         points = sum(t.points for t in found)
-        middle = (
-            kd.MIDDLE_KINGDOM_BONUS
-            if (self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom))
-            else 0
-        )
-        if harmony is None:
-            harmony = not kingdom.discarded
-        bonus = kd.HARMONY_BONUS if self.setup.harmony and harmony else 0
+        middle, bonus = self._bonuses(kingdom, harmony)
         largest = max((t.size for t in found), default=0)
         return Breakdown(
             found, points, middle, bonus, points + middle + bonus, largest, kd.crown_count(kingdom)
@@ -279,13 +271,23 @@ class Kingdomino(Game[KingdominoState]):
 
     def kingdom_score(self, kingdom: kd.Kingdom) -> int:
         """Territory points plus the bonuses in play (the fast path of `kingdom_breakdown`)."""
-        geo = self.geo
-        score = kd.territory_score(geo, kingdom)
-        if self.setup.middle_kingdom and kd.castle_in_middle(geo, kingdom):
-            score += kd.MIDDLE_KINGDOM_BONUS
-        if self.setup.harmony and not kingdom.discarded:
-            score += kd.HARMONY_BONUS
-        return score
+        middle, harmony = self._bonuses(kingdom)
+        return kd.territory_score(self.geo, kingdom) + middle + harmony
+
+    def _bonuses(self, kingdom: kd.Kingdom, harmony: bool | None = None) -> tuple[int, int]:
+        """The Middle Kingdom and Harmony points in play for `kingdom` (rulebook, "Additional
+        rules"). Harmony means no discard unless `harmony` says otherwise."""
+        setup = self.setup
+        middle = (
+            kd.MIDDLE_KINGDOM_BONUS
+            if setup.middle_kingdom and kd.castle_in_middle(self.geo, kingdom)
+            else 0
+        )
+        if not setup.harmony:
+            return middle, 0
+        if harmony is None:
+            harmony = not kingdom.discarded
+        return middle, kd.HARMONY_BONUS if harmony else 0
 
     def game_scores(self, state: KingdominoState) -> tuple[int, ...]:
         """The scores of the game being played (the last one, at the end of a dynasty)."""
