@@ -193,6 +193,14 @@ def territories(geo: Geometry, kingdom: Kingdom) -> list[Territory]:
     return found
 
 
+def square(kingdom: Kingdom, cell: Cell) -> tuple[int, int] | None:
+    """The (terrain, crowns) on `cell`, or None for an empty cell or the castle."""
+    for terrain, land in enumerate(kingdom.terrains):
+        if land >> cell & 1:
+            return terrain, (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
+    return None
+
+
 def castle_in_middle(geo: Geometry, kingdom: Kingdom) -> bool:
     """Middle Kingdom: the castle is the centre of a size x size frame holding the kingdom.
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.games.kingdomino.dominoes import MAX_CROWNS, TERRAIN_LETTERS, TERRAINS
 from kingdomkit.games.kingdomino.geometry import Geometry
-from kingdomkit.games.kingdomino.kingdom import Kingdom
+from kingdomkit.games.kingdomino.kingdom import Kingdom, square
 
 CASTLE = "C"
 CROWN_DIGITS = tuple(str(n) for n in range(MAX_CROWNS + 1))  # ASCII only: "²" is no count
@@ -153,9 +153,8 @@ def square_at(geo: Geometry, kingdom: Kingdom, x: int, y: int) -> str:
     """The notation of one cell: `C`, `.`, or a terrain letter with its crowns."""
     if x == 0 and y == 0:
         return CASTLE
-    cell = geo.cell(x, y)
-    for terrain, land in enumerate(kingdom.terrains):
-        if land >> cell & 1:
-            crowns = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
-            return TERRAIN_LETTERS[terrain] + (str(crowns) if crowns else "")
-    return EMPTY
+    found = square(kingdom, geo.cell(x, y))
+    if found is None:
+        return EMPTY
+    terrain, crowns = found
+    return TERRAIN_LETTERS[terrain] + (str(crowns) if crowns else "")

@@ -33,7 +33,7 @@ from rich.text import Text
 from kingdomkit.core.protocol import Game, IllegalActionError
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES
-from kingdomkit.games.kingdomino.kingdom import Kingdom
+from kingdomkit.games.kingdomino.kingdom import Kingdom, square
 from kingdomkit.games.kingdomino.rules import (
     CLAIM,
     DRAW,
@@ -393,10 +393,10 @@ def kingdom_picture(
             if cell == geo.castle:
                 row.append(" ♜ ", style=CASTLE_STYLE)
             elif kingdom.occupied >> cell & 1:
-                square = square_text(*_square(kingdom, cell))
+                shown = square_text(*_square(kingdom, cell))
                 if (x, y) in recent:
-                    square.stylize(RECENT_STYLE)
-                row.append_text(square)
+                    shown.stylize(RECENT_STYLE)
+                row.append_text(shown)
             elif (x, y) in targets:
                 row.append(" + ", style=TARGET_STYLE)
             elif allowed >> cell & 1:
@@ -408,9 +408,11 @@ def kingdom_picture(
 
 
 def _square(kingdom: Kingdom, cell: int) -> tuple[int, int]:
-    terrain = next(t for t, land in enumerate(kingdom.terrains) if land >> cell & 1)
-    crowns = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
-    return terrain, crowns
+    """The (terrain, crowns) of an occupied cell other than the castle."""
+    found = square(kingdom, cell)
+    if found is None:
+        raise ValueError(f"cell {cell} holds no domino square")
+    return found
 
 
 def _king_order(state: KingdominoState, names: Sequence[str]) -> Text:
