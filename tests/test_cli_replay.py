@@ -194,13 +194,13 @@ def test_dynasty_game_breaking_a_rule_is_named(
     changed = copy.deepcopy(record)
     changed["games"][2]["result"]["scores"][0] += 1
     err = refused(capsys, write(tmp_path, changed))
-    assert "game 3 of the series: the record's result.scores" in err
+    assert "game 3 of the dynasty: the record's result.scores" in err
     changed = copy.deepcopy(record)
     events = changed["games"][1]["events"]
     index = next(i for i, e in enumerate(events) if e["type"] == "claim")
     events[index]["player"] = 1 - events[index]["player"]
     err = refused(capsys, write(tmp_path, changed))
-    assert f"game 2 of the series: event {index + 1} " in err and "turn" in err
+    assert f"game 2 of the dynasty: event {index + 1} " in err and "turn" in err
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@
 
 The record is checked through `core.record.replay_record`, so a record that breaks a rule is
 refused with the event that broke it (its number and JSON) and the reason, exit status 2.
-A record of a series of games (a Kingdomino dynasty) holds `games`, each a full record; each
-is first checked on its own, then the series as a whole. An unfinished record is fine: the
+A record of a series of games (a Kingdomino dynasty) holds `games`, each a full record, which
+the game checks one by one before the series as a whole. An unfinished record is fine: the
 command shows where the game stands.
 
 The command knows no game. How an event reads in words, and what a position looks like,
@@ -29,7 +29,6 @@ from typing import Any
 from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
 from kingdomkit.core.record import Replay, read_record, replay_record
-from kingdomkit.core.registry import game_info
 
 
 def add_parser(subparsers: Any) -> None:
@@ -64,19 +63,6 @@ def load_record(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError(f"{display_name(path)}: a record is a JSON object")
     return data
-
-
-def check_record(record: Mapping[str, Any]) -> Replay:
-    """Replay `record` (and each game of a series on its own first); RecordError otherwise."""
-    name = record.get("game")
-    if isinstance(name, str):
-        game_info(name)  # an unknown game is named as such, not as a bad option
-    for number, game in enumerate(series(record), start=1):
-        try:
-            replay_record(game)
-        except RecordError as error:
-            raise RecordError(f"game {number} of the series: {error}") from None
-    return replay_record(record)
 
 
 def series(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -116,7 +102,7 @@ def who_acts(game: Game[Any], state: Any, names: Sequence[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     record = load_record(args.file)
     try:
-        replay = check_record(record)
+        replay = replay_record(record)
     except KingdomkitError as error:
         raise RecordError(f"{display_name(args.file)}: {error}") from None
     game = replay.game

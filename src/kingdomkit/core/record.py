@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomkit.core.protocol import Event, Game, KingdomkitError, RecordError
-from kingdomkit.core.registry import make_game
+from kingdomkit.core.registry import game_info, make_game
 
 FORMAT = "kingdomkit-record/1"
 
@@ -73,6 +73,10 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
     name = _require(record, "game", str)
     options = _require(record, "options", dict)
     players = _require(record, "players", list)
+    try:
+        game_info(name)
+    except KingdomkitError as error:
+        raise RecordError(str(error)) from None
     try:
         game = make_game(name, options)
     except KingdomkitError as error:
