@@ -28,7 +28,7 @@ from typing import Any
 
 from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
-from kingdomkit.core.record import Replay, read_record, replay_record
+from kingdomkit.core.record import Replay, parse_record, read_record, replay_record
 
 
 def add_parser(subparsers: Any) -> None:
@@ -47,22 +47,9 @@ def add_parser(subparsers: Any) -> None:
 
 def load_record(path: str) -> dict[str, Any]:
     """The JSON object in `path` (`-`: standard input); RecordError if it is not one."""
-    try:
-        if path != STDIN:
-            return read_record(Path(path))
-        text = read_text(path)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(
-                f"{display_name(path)} is not valid JSON "
-                f"(line {error.lineno}, column {error.colno}: {error.msg})"
-            ) from None
-    except RecursionError:
-        raise RecordError(f"{display_name(path)} is nested too deeply to be a record") from None
-    if not isinstance(data, dict):
-        raise RecordError(f"{display_name(path)}: a record is a JSON object")
-    return data
+    if path != STDIN:
+        return read_record(Path(path))
+    return parse_record(read_text(path), display_name(path))
 
 
 def series(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:

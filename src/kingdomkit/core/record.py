@@ -138,12 +138,19 @@ def read_record(path: Path) -> dict[str, Any]:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a UTF-8 text file") from None
+    return parse_record(text, str(path))
+
+
+def parse_record(text: str, source: str) -> dict[str, Any]:
+    """The JSON object in `text` (read from `source`, which error messages name)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
-            f"{path} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+            f"{source} is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except RecursionError:
+        raise RecordError(f"{source} is nested too deeply to be a record") from None
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: a record is a JSON object")
+        raise RecordError(f"{source}: a record is a JSON object")
     return data
