@@ -110,8 +110,90 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "kingdomino random 4-player games (simulate)",
         "kingdomino legal-placement lists",
         "kingdomino full-kingdom scorings",
+        "queendomino random 4-player games (protocol)",
+        "queendomino random 4-player games (simulate)",
+        "queendomino full score pads",
+        "queendomino Royal Wedding random 8-player games",
     ]
     for result in report["results"]:
         assert result["median_per_second"] > 0
         assert len(result["runs_per_second"]) == 1
     assert report["machine"]["python"].startswith("3.")
+
+
+@pytest.mark.parametrize(
+    ("options", "bots"),
+    [
+        (["--players", "2"], "greedy,random"),
+        (["--players", "3"], "random"),
+        (["--players", "4", "--option", "royal_wedding"], "greedy,random,random,random"),
+        (["--players", "6", "--option", "royal_wedding", "--option", "teams"], "random"),
+    ],
+)
+def test_simulate_queendomino_modes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, options: list[str], bots: str
+) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "queendomino", *options, "--bots", bots, "--games", "2",
+        "--seed", "1", "--records", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["games"] == 2
+    for path in sorted(tmp_path.iterdir()):
+        record = read_record(path)
+        assert record["game"] == "queendomino"
+        replay = replay_record(record)
+        assert replay.game.is_terminal(replay.final_state)
+        assert record["result"]["scores"] == [
+            int(s) for s in replay.game.scores(replay.final_state)
+        ]
+        if "teams" in options:
+            teams = record["result"]["teams"]
+            assert teams == [[0, 1], [2, 3], [4, 5]]
+            for team, score in zip(teams, record["result"]["team_scores"], strict=True):
+                assert all(record["result"]["scores"][p] == score for p in team)
+
+
+def test_simulate_queendomino_with_a_corrected_building_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from kingdomkit.games.queendomino.buildings import shipped_buildings
+
+    shipped = Path(__file__).parents[1] / "src/kingdomkit/games/queendomino/data"
+    text = (shipped / "queendomino_buildings.csv").read_text(encoding="utf-8")
+    # Every Statue also gives 3 knights: the table is the user's to correct.
+    corrected = text.replace("B27,Statue,0,,,unknown", "B27,Statue,0,3,,established")
+    assert corrected != text
+    table = tmp_path / "buildings.csv"
+    table.write_text(corrected, encoding="utf-8")
+    records = tmp_path / "records"
+    records.mkdir()
+    status, _, err = run(
+        capsys, "simulate", "queendomino", "--players", "2", "--bots", "random", "--games", "1",
+        "--buildings", str(table), "--records", str(records), "--json",
+    )  # fmt: skip
+    assert status == 0, err
+    record = read_record(next(records.iterdir()))
+    assert record["options"]["buildings"] == str(table)
+    assert record["buildings"]["sha256"] != shipped_buildings().sha256
+    assert replay_record(record).game.is_terminal(replay_record(record).final_state)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["queendomino", "--players", "5"], "add royal_wedding"),
+        (["queendomino", "--players", "4", "--option", "teams"], "add the royal_wedding option"),
+        (["queendomino", "--players", "2", "--option", "royal_wedding"], "3 to 8 players"),
+        (["queendomino", "--players", "2", "--buildings", "/no/such/file.csv"], "cannot read"),
+        (["kingdomino", "--players", "2", "--buildings", "x.csv"], "not an option of kingdomino"),
+    ],
+)
+def test_simulate_queendomino_bad_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "simulate", *argv, "--bots", "random", "--games", "1")
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err and out == ""

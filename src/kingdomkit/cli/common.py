@@ -20,6 +20,33 @@ def add_game_arguments(parser: argparse.ArgumentParser, players_required: bool =
         metavar="NAME",
         help="turn on a variant (repeatable), e.g. --option harmony",
     )
+    add_file_arguments(parser)
+
+
+def add_file_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--NAME FILE` for every game option that takes a file (e.g. --buildings)."""
+    helps: dict[str, list[str]] = {}
+    for info in GAMES.values():
+        for name, text in info.file_options:
+            helps.setdefault(name, []).append(f"{info.name}: {text}")
+    for name in sorted(helps):
+        parser.add_argument(f"--{name}", metavar="FILE", help="; ".join(helps[name]))
+
+
+def file_options(args: argparse.Namespace, game: str) -> dict[str, str]:
+    """The file options given on the command line, refused if `game` takes none of them."""
+    info = game_info(game)
+    accepted = {name for name, _ in info.file_options}
+    given: dict[str, str] = {}
+    for other in GAMES.values():
+        for name, _ in other.file_options:
+            value = getattr(args, name, None)
+            if value is None or name in given:
+                continue
+            if name not in accepted:
+                raise OptionError(f"--{name} is not an option of {info.name}")
+            given[name] = value
+    return given
 
 
 def game_from_args(args: argparse.Namespace) -> Game[Any]:
@@ -36,6 +63,7 @@ def game_from_args(args: argparse.Namespace) -> Game[Any]:
                 f"unknown option {name!r} for {info.name} (options: {', '.join(info.option_names)})"
             )
         options[name] = True
+    options.update(file_options(args, info.name))
     return make_game(info.name, options)
 
 

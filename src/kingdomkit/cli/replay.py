@@ -26,9 +26,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
 from kingdomkit.core.record import Replay, parse_record, read_record, replay_record
+from kingdomkit.core.registry import GAMES
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,6 +44,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="the record (JSON), or - for standard input")
     parser.add_argument("--quiet", action="store_true", help="show only the outcome")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_file_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -87,7 +90,7 @@ def who_acts(game: Game[Any], state: Any, names: Sequence[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = load_record(args.file)
+    record = with_file_options(args, load_record(args.file))
     try:
         replay = replay_record(record)
     except KingdomkitError as error:
@@ -133,6 +136,16 @@ def run(args: argparse.Namespace) -> int:
         out.append(f"Scores so far: {scores}")
     print("\n".join(out))
     return 0
+
+
+def with_file_options(args: argparse.Namespace, record: dict[str, Any]) -> dict[str, Any]:
+    """The record with the file options given on the command line (`--buildings FILE`: the
+    table the game was played with, where the record's own path is not valid here)."""
+    game, options = record.get("game"), record.get("options")
+    if not isinstance(game, str) or not isinstance(options, dict):
+        return record
+    files = file_options(args, game) if game in GAMES else {}
+    return {**record, "options": {**options, **files}} if files else record
 
 
 def event_lines(

@@ -6,8 +6,9 @@
 The command knows no game: it finds the game's report module by name
 (`kingdomkit.games.<game>.report`) and calls its `score_text(text, options)`, which
 returns a rich renderable and a JSON dict (and `check_options(options)`, if it has one,
-before the file is read). Errors name the file (and, for a bad kingdom, the
-line and column) and end with exit status 2.
+before the file is read); file options (`--buildings FILE`) come as keyword arguments.
+Errors name the file (and, for a bad kingdom, the line and column) and end with exit
+status 2.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from rich.console import Console
 
 import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.core.protocol import KingdomkitError, OptionError
 from kingdomkit.core.registry import GAMES, game_info
 
@@ -74,6 +76,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="NAME",
         help="a variant that changes scoring (repeatable), e.g. --option harmony",
     )
+    add_file_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
@@ -85,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"{info.name} has no scoring of a single kingdom")
     if hasattr(module, "check_options"):
         module.check_options(list(args.option))
+    files = file_options(args, info.name)
     text = read_text(args.file)
     try:
-        renderable, data = module.score_text(text, list(args.option))
+        renderable, data = module.score_text(text, list(args.option), **files)
     except OptionError:
         raise
     except KingdomkitError as error:

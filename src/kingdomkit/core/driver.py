@@ -80,3 +80,21 @@ def replay_actions(game: Game[Any], actions: Sequence[int], checked: bool = True
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def random_playout(game: Game[Any], rng: random.Random, state: Any = None) -> Any:
+    """The terminal state reached from `state` (default: the start) with uniformly random
+    decisions and chance drawn by its odds, all from `rng` (benchmarks and tests)."""
+    if state is None:
+        state = game.initial_state()
+    current_player = game.current_player
+    while True:
+        player = current_player(state)
+        if player == TERMINAL:
+            return state
+        if player == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            legal = game.legal_actions(state)
+            action = legal[int(rng.random() * len(legal))]
+        state = game.apply(state, action)

@@ -86,10 +86,19 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
     state = game.initial_state()
     steps: list[tuple[Event, Any]] = []
     actions: list[int] = []
+    # An action may write more than one event (a build that moves the Queen): the events
+    # after the first are due next in the record, in order, and stand for no action.
+    following: list[Event] = []
     for index, event in enumerate(game.record_events(record), start=1):
         where = f"event {index} {json.dumps(event)}"
         if not isinstance(event, dict):
             raise RecordError(f"{where}: an event is a JSON object")
+        if following:
+            due = following.pop(0)
+            if event != due:
+                raise RecordError(f"{where}: the rules give {json.dumps(due)} here")
+            steps.append((event, state))
+            continue
         try:
             canonical = game.canonical_event(state, event)
             event_actions = game.event_actions(state, event)
@@ -100,10 +109,13 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
                 state = after
         except KingdomkitError as error:
             raise RecordError(f"{where}: {error}") from None
-        if produced != [canonical]:
+        if produced[:1] != [canonical]:
             raise RecordError(f"{where}: the rules give {json.dumps(produced)} here")
+        following = produced[1:]
         actions.extend(event_actions)
         steps.append((event, state))
+    if following:
+        raise RecordError(f"the record ends where the rules give {json.dumps(following[0])}")
     if game.is_terminal(state):
         _check_result(game, record, state)
     elif "result" in record:

@@ -24,6 +24,9 @@ class GameInfo:
     option_names: tuple[str, ...]
     default_players: int
     factory: GameFactory
+    # Options whose value is a file path, with a line of help: (name, help). The command
+    # line offers each as `--name FILE`.
+    file_options: tuple[tuple[str, str], ...] = ()
 
 
 GAMES: dict[str, GameInfo] = {}

@@ -1,5 +1,5 @@
 """The games. Importing this package registers every game in `kingdomkit.core.registry`."""
 
-from kingdomkit.games import kingdomino
+from kingdomkit.games import kingdomino, queendomino
 
-__all__ = ["kingdomino"]
+__all__ = ["kingdomino", "queendomino"]

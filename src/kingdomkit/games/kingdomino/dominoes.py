@@ -43,13 +43,13 @@ class Domino:
         )
 
 
-def square_text(terrain: Terrain, crowns: int) -> str:
-    return TERRAIN_LETTERS[terrain] + (str(crowns) if crowns else "")
+def square_text(terrain: Terrain, crowns: int, letters: str = TERRAIN_LETTERS) -> str:
+    return letters[terrain] + (str(crowns) if crowns else "")
 
 
-def _terrain(name: str, row: int) -> Terrain:
+def _terrain(name: str, row: int, terrains: tuple[str, ...]) -> Terrain:
     try:
-        return TERRAINS.index(name.strip())
+        return terrains.index(name.strip())
     except ValueError:
         raise KingdomkitError(f"dominoes data, row {row}: unknown terrain {name!r}") from None
 
@@ -66,17 +66,18 @@ def _crowns(text: str, row: int) -> int:
     return crowns
 
 
-def parse_dominoes(text: str) -> tuple[Domino, ...]:
-    """The dominoes described by a CSV text (columns as in the shipped data file)."""
+def parse_dominoes(text: str, terrains: tuple[str, ...] = TERRAINS) -> tuple[Domino, ...]:
+    """The dominoes described by a CSV text (columns as in the shipped data file); a game
+    with more terrains (Queendomino's towns) passes its own list, Kingdomino's first."""
     dominoes = []
     for row, fields in enumerate(csv.DictReader(io.StringIO(text)), start=2):
         try:
             number = int(fields["number"])
             domino = Domino(
                 number,
-                _terrain(fields["square1_terrain"], row),
+                _terrain(fields["square1_terrain"], row, terrains),
                 _crowns(fields["square1_crowns"], row),
-                _terrain(fields["square2_terrain"], row),
+                _terrain(fields["square2_terrain"], row, terrains),
                 _crowns(fields["square2_crowns"], row),
             )
         except (KeyError, TypeError, ValueError):

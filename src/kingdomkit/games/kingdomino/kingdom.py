@@ -42,8 +42,9 @@ class Kingdom(NamedTuple):
     discarded: tuple[int, ...]
 
 
-def empty_kingdom(geo: Geometry) -> Kingdom:
-    return Kingdom((0,) * len(TERRAINS), 0, 0, geo.castle_bit, 0, 0, 0, 0, (), ())
+def empty_kingdom(geo: Geometry, terrain_count: int = len(TERRAINS)) -> Kingdom:
+    """A castle alone; Queendomino asks for one more terrain board (towns)."""
+    return Kingdom((0,) * terrain_count, 0, 0, geo.castle_bit, 0, 0, 0, 0, (), ())
 
 
 def legal_placements(geo: Geometry, kingdom: Kingdom, domino: Domino, offset: int = 0) -> list[int]:

@@ -1,0 +1,48 @@
+"""Queendomino's benchmarks: whole Royal Wedding games, and the score pad on real realms.
+
+The protocol figure (4-player random games, every chance node and micro-action included) has
+a target of a third of Kingdomino's measured rate (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kingdomkit.core.benchmark import Benchmark
+from kingdomkit.core.driver import random_playout
+from kingdomkit.games.queendomino import scoring
+from kingdomkit.games.queendomino.rules import Queendomino
+
+PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
+PROTOCOL_TARGET = 564.0  # a third of Kingdomino's 1,691 random 4-player games per second
+
+
+def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
+    """Realms come from random 4-player games played once before timing."""
+    game = Queendomino(PROTOCOL_OPTIONS)
+    rng = random.Random(0)
+    finished = []
+    for _ in range(games):
+        state = random_playout(game, rng)
+        finished += [(realm, state.queen == r) for r, realm in enumerate(state.realms)]
+    wedding = Queendomino({"players": 8, "royal_wedding": True})
+    wedding_games = max(2, games // 4)
+
+    def score_pads() -> int:
+        for _ in range(passes):
+            for realm, hosts_queen in finished:
+                scoring.breakdown(game.geo, game.table, realm, hosts_queen)
+        return passes * len(finished)
+
+    def wedding_playouts() -> int:
+        for _ in range(wedding_games):
+            random_playout(wedding, rng)
+        return wedding_games
+
+    return [
+        Benchmark("queendomino full score pads", "pads", score_pads, None),
+        Benchmark(
+            "queendomino Royal Wedding random 8-player games", "games", wedding_playouts, None
+        ),
+    ]
