@@ -62,6 +62,34 @@ PLAYTHROUGHS = (
         ("greedy", "random"),
     ),
     Playthrough("kingdomino-2p-dynasty", {"players": 2, "dynasty": True}, 16, ("random", "greedy")),
+    Playthrough(
+        "queendomino-2p-greedy-vs-random", {"players": 2}, 31, ("greedy", "random"), "queendomino"
+    ),
+    Playthrough(
+        "queendomino-3p", {"players": 3}, 33, ("random", "greedy", "random"), "queendomino"
+    ),
+    Playthrough("queendomino-4p-random", {"players": 4}, 32, ("random",) * 4, "queendomino"),
+    Playthrough(
+        "queendomino-royal-wedding-4p",
+        {"players": 4, "royal_wedding": True},
+        34,
+        ("greedy", "random", "random", "random"),
+        "queendomino",
+    ),
+    Playthrough(
+        "queendomino-royal-wedding-5p",
+        {"players": 5, "royal_wedding": True},
+        35,
+        ("random",) * 5,
+        "queendomino",
+    ),
+    Playthrough(
+        "queendomino-royal-wedding-teams-8p",
+        {"players": 8, "royal_wedding": True, "teams": True},
+        36,
+        ("greedy", "random") * 4,
+        "queendomino",
+    ),
 )
 
 
@@ -93,6 +121,13 @@ PERFT_POSITIONS = (
     PerftPosition(
         "4p-last-placements", {"players": 4, "harmony": True}, 26, ("random",) * 4, 141, 5
     ),
+    PerftPosition("queendomino-4p-start", {"players": 4}, 41, ("random",) * 4, 0, 2, "queendomino"),
+    PerftPosition(
+        "queendomino-2p-midgame", {"players": 2}, 42, ("greedy",) * 2, 90, 3, "queendomino"
+    ),
+    PerftPosition(
+        "queendomino-4p-late-turn", {"players": 4}, 43, ("random",) * 4, 200, 3, "queendomino"
+    ),
 )
 
 
@@ -104,6 +139,7 @@ class ExampleRecord:
     bots: tuple[str, ...]
     names: tuple[str, ...]
     plies: int | None = None  # stop early: an unfinished game
+    game: str = "kingdomino"
 
 
 EXAMPLE_RECORDS = (
@@ -117,6 +153,22 @@ EXAMPLE_RECORDS = (
     ),
     ExampleRecord(
         "record-unfinished.json", {"players": 3}, 3, ("random",) * 3, ("ann", "bob", "cyd"), 40
+    ),
+    ExampleRecord(
+        "queendomino-record-2p.json",
+        {"players": 2},
+        4,
+        ("greedy", "random"),
+        ("ann", "bob"),
+        game="queendomino",
+    ),
+    ExampleRecord(
+        "queendomino-record-teams.json",
+        {"players": 6, "royal_wedding": True, "teams": True},
+        5,
+        ("greedy", "random") * 3,
+        ("ann", "bob", "cyd", "dee", "eve", "fay"),
+        game="queendomino",
     ),
 )
 
@@ -191,7 +243,7 @@ def perft_entry(position: PerftPosition) -> dict[str, Any]:
 
 
 def example_record(example: ExampleRecord) -> dict[str, Any]:
-    game = make_game("kingdomino", example.options)
+    game = make_game(example.game, example.options)
     played = play(game, [make_bot(name) for name in example.bots], example.seed)
     actions = played.actions if example.plies is None else played.actions[: example.plies]
     return make_record(game, example.seed, list(example.names), actions)

@@ -44,10 +44,18 @@ def test_playthrough_is_unchanged(path: Path) -> None:
     assert fresh == stored
 
 
-def test_playthroughs_cover_the_variants() -> None:
-    options = [load(path)["options"] for path in PLAYTHROUGH_FILES]
-    assert {o["players"] for o in options} == {2, 3, 4}
-    for flag in ("mighty_duel", "middle_kingdom", "harmony", "dynasty", "draw_four"):
+@pytest.mark.parametrize(
+    ("game", "players", "flags"),
+    [
+        ("kingdomino", {2, 3, 4}, ("mighty_duel", "middle_kingdom", "harmony", "dynasty",
+                                   "draw_four")),
+        ("queendomino", {2, 3, 4, 5, 8}, ("royal_wedding", "teams")),
+    ],
+)  # fmt: skip
+def test_playthroughs_cover_the_variants(game: str, players: set[int], flags: tuple[str]) -> None:
+    options = [load(path)["options"] for path in PLAYTHROUGH_FILES if load(path)["game"] == game]
+    assert {o["players"] for o in options} == players
+    for flag in flags:
         assert any(o.get(flag) for o in options), flag
 
 
