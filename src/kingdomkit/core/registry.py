@@ -44,6 +44,23 @@ def game_info(name: str) -> GameInfo:
         raise OptionError(f"unknown game {name!r} (known games: {known})") from None
 
 
+def read_flags(
+    game: str, options: Mapping[str, Any], flags: tuple[str, ...], known: tuple[str, ...]
+) -> dict[str, bool]:
+    """Each on/off option of `flags` (off when absent), after refusing any option that is not
+    in `known`; OptionError names the culprit. `game` names the game in messages."""
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise OptionError(f"unknown {game} option {unknown[0]!r} (known: {', '.join(known)})")
+    values = {}
+    for flag in flags:
+        value = options.get(flag, False)
+        if not isinstance(value, bool):
+            raise OptionError(f"option {flag!r} is on or off (true or false), not {value!r}")
+        values[flag] = value
+    return values
+
+
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:
     """The game `name` configured with `options` (players default to the game's default)."""
     info = game_info(name)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
+from kingdomkit.core.registry import read_flags
 
 FLAGS = ("mighty_duel", "middle_kingdom", "harmony", "dynasty", "draw_four")
 DYNASTY_GAMES = 3
@@ -63,20 +64,10 @@ class Setup:
 
 def parse_options(options: Mapping[str, Any]) -> Setup:
     """The set-up for `options`; raises OptionError naming what is wrong."""
-    unknown = sorted(set(options) - {"players", *FLAGS})
-    if unknown:
-        raise OptionError(
-            f"unknown Kingdomino option {unknown[0]!r} (known: players, {', '.join(FLAGS)})"
-        )
+    flags = read_flags("Kingdomino", options, FLAGS, ("players", *FLAGS))
     players = options.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise OptionError(f"Kingdomino is for 2 to 4 players, not {players!r}")
-    flags = {}
-    for flag in FLAGS:
-        value = options.get(flag, False)
-        if not isinstance(value, bool):
-            raise OptionError(f"option {flag!r} is on or off (true or false), not {value!r}")
-        flags[flag] = value
     if flags["mighty_duel"] and players != 2:
         raise OptionError("mighty_duel is a 2-player variant")
     if flags["draw_four"] and players != 3:

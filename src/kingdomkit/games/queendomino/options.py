@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
+from kingdomkit.core.registry import read_flags
 
 FLAGS = ("royal_wedding", "teams")
 FILE_OPTIONS = ("buildings",)
@@ -80,16 +81,7 @@ class Setup:
 
 def parse_options(options: Mapping[str, Any]) -> Setup:
     """The set-up for `options`; raises OptionError naming what is wrong."""
-    known = ("players", *FLAGS, *FILE_OPTIONS)
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise OptionError(f"unknown Queendomino option {unknown[0]!r} (known: {', '.join(known)})")
-    flags = {}
-    for flag in FLAGS:
-        value = options.get(flag, False)
-        if not isinstance(value, bool):
-            raise OptionError(f"option {flag!r} is on or off (true or false), not {value!r}")
-        flags[flag] = value
+    flags = read_flags("Queendomino", options, FLAGS, ("players", *FLAGS, *FILE_OPTIONS))
     wedding, teams = flags["royal_wedding"], flags["teams"]
     players = options.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int):

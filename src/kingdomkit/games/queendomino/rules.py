@@ -51,7 +51,6 @@ from typing import Any
 from kingdomkit.core.protocol import (
     CHANCE,
     TERMINAL,
-    Event,
     Game,
     IllegalActionError,
     KingdomkitError,
@@ -543,36 +542,19 @@ class Queendomino(Game[QueendominoState]):
             best = max(best, gain)
         return best
 
-    # -- reading and writing actions (codec.py) -------------------------------------------
-    def action_to_string(self, state: QueendominoState, action: int) -> str:
-        return codec.action_to_string(self, state, action)
-
-    def parse_action(self, state: QueendominoState, text: str) -> int:
-        return codec.parse_action(self, state, text)
+    # -- reading and writing actions, records: codec.py and records.py, whose functions take
+    # the game first, so that they serve as its methods ------------------------------------
+    action_to_string = codec.action_to_string
+    parse_action = codec.parse_action
+    events = records.events
+    event_actions = records.event_actions
+    canonical_event = records.canonical_event
+    result = records.result
+    record_body = records.record_body
+    record_events = records.record_events
 
     def building_on(self, state: QueendominoState, space: int) -> Building:
         return self.table[state.board[space]]
-
-    # -- records (records.py) ----------------------------------------------------------
-    def events(self, before: QueendominoState, action: int, after: QueendominoState) -> list[Event]:
-        return records.events(self, before, action, after)
-
-    def event_actions(self, state: QueendominoState, event: Event) -> list[int]:
-        return records.event_actions(self, state, event)
-
-    def canonical_event(self, state: QueendominoState, event: Event) -> Event:
-        return records.canonical_event(self, state, event)
-
-    def result(self, state: QueendominoState) -> dict[str, Any]:
-        return records.result(self, state)
-
-    def record_body(
-        self, header: Mapping[str, Any], events: list[Event], state: QueendominoState
-    ) -> dict[str, Any]:
-        return records.record_body(self, header, events, state)
-
-    def record_events(self, record: Mapping[str, Any]) -> list[Event]:
-        return records.record_events(self, record)
 
     # -- serialisation -------------------------------------------------------------------
     def state_to_json(self, state: QueendominoState) -> dict[str, Any]:
