@@ -20,8 +20,8 @@ Input (case and spaces do not matter):
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -32,7 +32,7 @@ from rich.text import Text
 
 from kingdomkit.core.protocol import Game, IllegalActionError
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
-from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES
+from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell, Geometry
 from kingdomkit.games.kingdomino.kingdom import Kingdom, square
 from kingdomkit.games.kingdomino.rules import (
     CLAIM,
@@ -69,6 +69,26 @@ FREE_STYLE = Style(color="grey50")
 TARGET_STYLE = Style(color="bright_cyan", bold=True)
 RECENT_STYLE = Style(underline=True)
 PLAYER_COLOURS = ("bright_magenta", "bright_yellow", "bright_green", "bright_blue")
+
+
+class Palette(NamedTuple):
+    """How squares look, per terrain: a game with more terrains (Queendomino's towns) brings
+    its own."""
+
+    letters: str
+    terrains: tuple[Style, ...]
+    crowns: tuple[Style, ...]
+
+
+PALETTE = Palette(TERRAIN_LETTERS, TERRAIN_STYLES, CROWN_STYLES)
+
+
+class HasGeometry(Protocol):
+    """A game whose kingdoms use Kingdomino's squares (Queendomino's too)."""
+
+    @property
+    def geo(self) -> Geometry: ...
+
 
 DIRECTION_WORDS = {"r": 0, "right": 0, "d": 1, "down": 1, "l": 2, "left": 2, "u": 3, "up": 3}
 STEPS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # right, down, left, up, as in geometry.py
@@ -347,40 +367,42 @@ class TerminalUI:
 
 
 # -- pictures ------------------------------------------------------------------------------
-def cell_name(game: Kingdomino, point: Point) -> str:
+def cell_name(game: HasGeometry, point: Point) -> str:
     """`e5` for the castle (0, 0) of a 5x5 game: column letter, then row number from 1."""
     reach = game.geo.reach
     return f"{chr(ord('a') + point[0] + reach)}{point[1] + reach + 1}"
 
 
-def square_text(terrain: int, crowns: int) -> Text:
-    """One square, three characters wide: the terrain letter and the crown count."""
+def square_text(terrain: int, crowns: int, mark: str = " ", palette: Palette = PALETTE) -> Text:
+    """One square, three characters wide: a mark (blank in Kingdomino), the terrain letter and
+    the crown count."""
     text = Text()
-    text.append(" " + TERRAIN_LETTERS[terrain], style=TERRAIN_STYLES[terrain])
-    text.append(
-        str(crowns) if crowns else " ", style=TERRAIN_STYLES[terrain] + CROWN_STYLES[terrain]
-    )
+    style = palette.terrains[terrain]
+    text.append(mark + palette.letters[terrain], style=style)
+    text.append(str(crowns) if crowns else " ", style=style + palette.crowns[terrain])
     return text
 
 
-def domino_text(domino: Domino) -> Text:
+def domino_text(domino: Domino, palette: Palette = PALETTE) -> Text:
     """A domino as two coloured squares, square 1 on the left."""
-    text = square_text(domino.terrain1, domino.crowns1)
-    text.append_text(square_text(domino.terrain2, domino.crowns2))
+    text = square_text(domino.terrain1, domino.crowns1, palette=palette)
+    text.append_text(square_text(domino.terrain2, domino.crowns2, palette=palette))
     return text
 
 
 def kingdom_picture(
-    game: Kingdomino,
+    game: HasGeometry,
     kingdom: Kingdom,
     xs: range,
     ys: range,
     targets: Collection[Point] = (),
     recent: Collection[Point] = (),
+    show: Callable[[Cell], Text] | None = None,
 ) -> Text:
     """Rows of squares with column letters and row numbers; free squares outside the frame
     that still holds the kingdom are left blank (rulebook: everything must fit in 5x5).
-    `targets` are marked +, `recent` squares underlined."""
+    `targets` are marked +, `recent` squares underlined; `show` draws a covered square when a
+    game has more on it than terrain and crowns (Queendomino's knights and buildings)."""
     geo = game.geo
     allowed = geo.allowed(kingdom.min_x, kingdom.max_x, kingdom.min_y, kingdom.max_y)
     letters = Text("   " + "".join(f" {cell_name(game, (x, 0))[0]} " for x in xs), style="dim")
@@ -393,7 +415,7 @@ def kingdom_picture(
             if cell == geo.castle:
                 row.append(" ♜ ", style=CASTLE_STYLE)
             elif kingdom.occupied >> cell & 1:
-                shown = square_text(*_square(kingdom, cell))
+                shown = show(cell) if show else square_text(*_square(kingdom, cell))
                 if (x, y) in recent:
                     shown.stylize(RECENT_STYLE)
                 row.append_text(shown)
@@ -551,7 +573,7 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
     given, column1, row1, column2, row2, direction = match.groups()
     if given is not None and int(given) != number:
         raise IllegalActionError(f"the domino to place is {number}, not {given}")
-    first = _point(game, column1, row1)
+    first = cell_point(game, column1, row1)
     if direction is not None:
         dx, dy = STEPS[DIRECTION_WORDS[direction]]
         second = (first[0] + dx, first[1] + dy)
@@ -561,7 +583,7 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
                 f"{name} {DIRECTION_NAMES[DIRECTION_WORDS[direction]]} puts square 2 off the board"
             )
     else:
-        second = _point(game, column2, row2)
+        second = cell_point(game, column2, row2)
     names = f"{cell_name(game, first)} {cell_name(game, second)}"
     if abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1:
         raise IllegalActionError(
@@ -604,7 +626,8 @@ def _parse_claim(game: Kingdomino, state: KingdominoState, words: str, text: str
     return state.line.index(number)
 
 
-def _point(game: Kingdomino, column: str, row: str) -> Point:
+def cell_point(game: HasGeometry, column: str, row: str) -> Point:
+    """The (x, y) of the square named by `column` and `row`; a clear refusal off the board."""
     geo = game.geo
     x = ord(column) - ord("a") - geo.reach
     y = int(row) - 1 - geo.reach
@@ -703,4 +726,14 @@ def _state(state: Any) -> KingdominoState:
     return state
 
 
-__all__ = ["TerminalUI", "cell_name", "domino_text", "kingdom_picture", "square_text"]
+__all__ = [
+    "PALETTE",
+    "HasGeometry",
+    "Palette",
+    "TerminalUI",
+    "cell_name",
+    "cell_point",
+    "domino_text",
+    "kingdom_picture",
+    "square_text",
+]

@@ -1,0 +1,998 @@
+"""Queendomino at a terminal: the realms, the Builders' Board and the lines in colour, and a
+short move syntax for people.
+
+`kingdomkit play` finds this module by the game's name. Squares are named as at Kingdomino's
+table (kingdomino/terminal.py): columns from a, rows from 1, over the whole area a kingdom can
+reach; in a 7x7 frame a..m and 1..13 with the castle on g7, in a 5x5 frame a..i, 1..9, e5.
+
+A turn is a few small steps, each with its own prompt (rulebook "Playing the Game", A to E):
+
+    place 12 >  e4 e3, e4e3, e4 up, e4u      square 1 on e4, square 2 on e3 (or above e4)
+                discard                      only when the domino fits nowhere
+    knight >    1 or 2, or e4                a knight from the guard onto square 1 or 2 of the
+                                             domino just placed; it collects its tax at once
+    build >     B09, magic school, or 3      the building with that tile id, name or price
+    site >      c4                           the empty town square the building goes on
+    burn >      B09, magic school, or 3      pay the Dragon 1 coin to burn that building
+    claim >     17 (Royal Wedding: 17, K17)  put your king on that domino of the new line
+    pass                                     skip an optional step (knight, build, burn)
+
+The engine's notation (codec.py: `place 12 0,-1 0,-2`, `knight 1,-1`, `at 2,0`) reads too.
+A square shows a mark, its terrain letter and its crowns: ♞ a knight, ⌂ a building on a town
+square (its crowns count with the square), + where your move can go; ♛ marks the Queen's host.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from kingdomkit.core.protocol import Game, IllegalActionError
+from kingdomkit.games.kingdomino import kingdom as kd
+from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell
+from kingdomkit.games.kingdomino.terminal import (
+    CASTLE_STYLE,
+    CROWN_STYLES,
+    DIRECTION_WORDS,
+    PLAYER_COLOURS,
+    STEPS,
+    TARGET_STYLE,
+    TERRAIN_STYLES,
+    Palette,
+    cell_name,
+    cell_point,
+    domino_text,
+    kingdom_picture,
+    square_text,
+)
+from kingdomkit.games.queendomino import codec
+from kingdomkit.games.queendomino.buildings import Building
+from kingdomkit.games.queendomino.dominoes import (
+    BOX_NAMES,
+    DOMINOES,
+    TERRAIN_LETTERS,
+    TERRAINS,
+    TOWN,
+    box_of,
+    describe,
+)
+from kingdomkit.games.queendomino.rules import Queendomino
+from kingdomkit.games.queendomino.scoring import COINS_PER_POINT, Breakdown
+from kingdomkit.games.queendomino.state import (
+    BOARD,
+    BUILD,
+    CLAIM,
+    DRAGON,
+    DRAW,
+    EMPTY,
+    NOBODY,
+    ORDER,
+    OVER,
+    PLACE,
+    SITE,
+    TAX,
+    UNCLAIMED,
+    QueendominoState,
+    Realm,
+)
+
+Point = tuple[int, int]
+
+TOWN_STYLE = Style(color="white", bgcolor="#c62828")  # the rulebook's red construction squares
+PALETTE = Palette(
+    TERRAIN_LETTERS,
+    (*TERRAIN_STYLES, TOWN_STYLE),
+    (*CROWN_STYLES, Style(bold=True, color="#ffd54f")),
+)
+BUILT = PALETTE._replace(letters=TERRAIN_LETTERS[:TOWN] + "⌂")  # a town square with a building
+KNIGHT, TARGET, QUEEN = "♞", "+", "♛"
+UNVERIFIED_STYLE = Style(color="yellow", italic=True)
+STEP_NAMES = {PLACE: "place", TAX: "knights", BUILD: "build", SITE: "build", DRAGON: "Dragon"}
+LOG_TITLE = "Recent moves"
+
+_CELL = r"([a-z])(\d{1,2})"
+_LABEL = r"[qk]?\d{1,2}"
+_DIRECTION = "|".join(sorted(DIRECTION_WORDS, key=len, reverse=True))
+_PLACEMENT = re.compile(
+    rf"^(?:place\s+)?(?:({_LABEL})\s+)?{_CELL}\s*[-,]?\s*(?:{_CELL}|({_DIRECTION}))$"
+)
+_NUMBER = re.compile(rf"^(?:claim\s+)?({_LABEL})$")
+_SQUARE = re.compile(rf"^(?:(?:knight|square|at|on|site)\s+)?(?:([12])|{_CELL})$")
+_TILE = re.compile(r"^b0*(\d{1,2})$")
+DISCARD_RULE = (
+    'rulebook, A: "Dominoes cannot be discarded if they can be placed in a kingdom using the '
+    'above rules"'
+)
+
+
+class TerminalUI:
+    """Draws Queendomino with rich and reads a person's moves (see the module card)."""
+
+    # -- drawing -------------------------------------------------------------------------
+    def draw(
+        self,
+        console: Console,
+        game: Game[Any],
+        state: Any,
+        seat: int,
+        names: Sequence[str],
+        log: Sequence[str],
+    ) -> None:
+        queendomino, state = _queendomino(game), _state(state)
+        mine = queendomino.realm_of[seat]
+        console.print(_status_line(queendomino, state))
+        realms = [mine, *(r for r in range(queendomino.num_realms) if r != mine)]
+        panels = [realm_panel(queendomino, state, r, seat, names) for r in realms]
+        board = builders_board(queendomino, state, mine, names)
+        lines = _lines(queendomino, state, names)
+        legend = _legend(console.width)
+        recent = _log_panel(log)
+        if sum(console.measure(p).maximum + 1 for p in panels) <= console.width:
+            console.print(Columns(panels))
+            console.print(legend)
+            console.print(Columns([lines, recent]))
+            console.print(board)
+        else:
+            # A narrow terminal: the person's realm, the board and the lines go last, next to
+            # the prompt, so that scrolling hides the other realms first.
+            console.print(Columns(panels[1:]))
+            console.print(recent)
+            console.print(board)
+            console.print(Columns([panels[0], Group(lines, legend)]))
+        headline = _headline(queendomino, state, seat, names)
+        if headline is not None:
+            console.print(headline)
+
+    def prompt(self, game: Game[Any], state: Any) -> str:
+        queendomino, state = _queendomino(game), _state(state)
+        phase = state.phase
+        if phase == PLACE:
+            return f"place {codec.domino_label(queendomino, state.placing[state.turn])} > "
+        if phase == SITE:
+            return f"site for {queendomino.table[state.board[state.chosen]].tile} > "
+        return {TAX: "knight > ", BUILD: "build > ", DRAGON: "burn > "}.get(phase, "claim > ")
+
+    # -- reading moves -------------------------------------------------------------------
+    def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        queendomino, state = _queendomino(game), _state(state)
+        words = " ".join(text.lower().split())
+        legal = queendomino.legal_actions(state)
+        if words == "pass":
+            if queendomino.pass_action in legal:
+                return queendomino.pass_action
+            raise IllegalActionError(f"this step is not optional: {_due(queendomino, state)}")
+        if "," in words and not _PLACEMENT.match(words):
+            # The engine's notation, with x,y points from the castle.
+            return queendomino.parse_action(state, text)
+        reader = {
+            PLACE: _parse_place,
+            TAX: _parse_knight,
+            BUILD: _parse_building,
+            SITE: _parse_site,
+            DRAGON: _parse_building,
+            CLAIM: _parse_claim,
+        }.get(state.phase)
+        if reader is None:
+            raise IllegalActionError("no player moves now")
+        return reader(queendomino, state, words, text)
+
+    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
+        queendomino, state = _queendomino(game), _state(state)
+        return [move_text(queendomino, state, a) for a in queendomino.legal_actions(state)]
+
+    def help_text(self, game: Game[Any], state: Any) -> str:
+        queendomino = _queendomino(game)
+        geo = queendomino.geo
+        last = cell_name(queendomino, (geo.reach, geo.reach))
+        castle = cell_name(queendomino, (0, 0))
+        terrains = ", ".join(
+            f"{letter} {terrain}" for letter, terrain in zip(TERRAIN_LETTERS, TERRAINS, strict=True)
+        )
+        return "\n".join(
+            [
+                f"Places on your board are named by column and row, a1 to {last}; your castle "
+                f"is on {castle}. Each turn is a few steps, each with its own prompt:",
+                "  place:  e4 e3 (or e4e3, e4-e3), or e4 up (e4 u, also down/left/right): "
+                "square 1 on e4, square 2 on e3 or above e4; discard only when told",
+                "  knight: 1 or 2 (or a square name such as e4) sends a knight from your guard "
+                "onto that square of the domino just placed; it collects its territory's size "
+                "in coins; pass to keep it",
+                "  build:  a tile id (B09), a building's name, or its price on the Builders' "
+                "Board; you need the coins and an empty town square; pass to skip",
+                "  site:   the empty town square the building goes on, e.g. c4",
+                "  burn:   a tile id, name or price: pay the Dragon 1 coin to burn that building "
+                "(once a round, not for the Queen's host); pass to skip",
+                "  claim:  the number of a domino of the new line, e.g. 17 (Royal Wedding: 17 or "
+                "K17 / Q17)",
+                f"Terrains: {terrains}; a digit after the letter counts the crowns. ♞ a knight, "
+                "⌂ a building (red town squares), + where your move can go, · a free place.",
+                "The Queen (♛) goes to the realm with the most towers; she takes 1 coin off "
+                "its buildings and is one more crown on its largest territory at the end.",
+                f"Scores: territories size x crowns (towns too), 1 point per {COINS_PER_POINT} "
+                "coins, the Queen, and the buildings' end-of-game points.",
+            ]
+        )
+
+    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
+        queendomino, state = _queendomino(game), _state(state)
+        legal = queendomino.legal_actions(state)
+        if len(legal) != 1:
+            return None
+        if state.phase == PLACE:
+            domino = state.placing[state.turn]
+            return (
+                f"Domino {codec.domino_label(queendomino, domino)} ({describe(DOMINOES[domino])}) "
+                "fits nowhere in your kingdom, so it is discarded (rulebook, A: a domino that "
+                'does not fit "must be discarded from the game").'
+            )
+        if state.phase == SITE:
+            building = queendomino.table[state.board[state.chosen]]
+            where = move_text(queendomino, state, legal[0])
+            return f"{building.label()} goes on {where}, your only empty town square."
+        if state.phase == CLAIM:
+            label = codec.domino_label(queendomino, state.line[legal[0]])
+            return f"Domino {label} is the only one left: your king takes it."
+        return None
+
+    # -- the log -------------------------------------------------------------------------
+    def describe(
+        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+    ) -> str | None:
+        queendomino, before, after = _queendomino(game), _state(before), _state(after)
+        return _describe(queendomino, before, action, after, names)
+
+    # -- the end -------------------------------------------------------------------------
+    def interlude(
+        self,
+        console: Console,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+    ) -> bool:
+        """A Queendomino game is one game: nothing to pause for."""
+        return False
+
+    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
+        queendomino, state = _queendomino(game), _state(state)
+        pads = [score_pad(queendomino, state, r, names) for r in range(queendomino.num_realms)]
+        console.print(Columns(pads))
+        realms, rule = queendomino.winning_realms(state)
+        total = queendomino.breakdown(state, realms[0]).total
+        label = "Winner" if len(realms) == 1 else "Winners, sharing the victory"
+        line = Text()
+        line.append(f"{label}: ", style="bold")
+        for index, r in enumerate(realms):
+            line.append(realm_name(queendomino, r, names), style=_colour(r))
+            line.append(" and " if index + 1 < len(realms) else "")
+        line.append(f", {_points(total)} ({_decided_by(queendomino, state, realms, rule)})")
+        console.print(line)
+
+
+# -- realms ------------------------------------------------------------------------------
+def realm_name(game: Queendomino, realm: int, names: Sequence[str]) -> str:
+    """A player's name, or in team play the team with its players."""
+    if not game.setup.teams:
+        return names[realm]
+    members = [names[p] for p, r in enumerate(game.realm_of) if r == realm]
+    return f"Team {realm + 1} ({' & '.join(members)})"
+
+
+def realm_panel(
+    game: Queendomino, state: QueendominoState, r: int, seat: int, names: Sequence[str]
+) -> Panel:
+    """A realm's kingdom with its coins, knights, towers and buildings."""
+    realm = state.realms[r]
+    kingdom = realm.kingdom
+    mine = r == game.realm_of[seat]
+    # The person's kingdom shows the whole reachable area, so that every square can be named.
+    reach = game.geo.reach
+    xs = range(-reach, reach + 1) if mine else range(kingdom.min_x, kingdom.max_x + 1)
+    ys = range(-reach, reach + 1) if mine else range(kingdom.min_y, kingdom.max_y + 1)
+    targets: set[Point] = set()
+    spots = 0  # occupied squares the person's move can go to (marked +)
+    acting = game.current_player(state) == seat and mine
+    if acting and state.phase == PLACE:
+        for action in game.legal_actions(state):
+            if action != game.discard_action:
+                targets.update(codec.placement_points(game, action))
+    elif acting and state.phase in (TAX, SITE):
+        for action in game.legal_actions(state):
+            if action != game.pass_action:
+                spots |= 1 << game.geo.cell(*_action_point(game, state, action))
+    recent: set[Point] = set()
+    if kingdom.placed and (not mine or state.phase == TAX):
+        # Underline the domino placed last, so that a move is easy to spot.
+        _, cell1, cell2 = kingdom.placed[-1]
+        recent = {game.geo.xy(cell1), game.geo.xy(cell2)}
+
+    def show(cell: Cell) -> Text:
+        return square_shown(realm, cell, bool(spots >> cell & 1))
+
+    body: list[RenderableType] = [
+        kingdom_picture(game, kingdom, xs, ys, targets, recent, show),
+        _realm_facts(game, state, r),
+    ]
+    if realm.buildings:
+        built = Text("built: ", style="dim")
+        for index, (building, cell) in enumerate(realm.buildings):
+            built.append(", " if index else "")
+            built.append_text(_building_text(game.table[building]))
+            built.append(f" on {cell_name(game, game.geo.xy(cell))}")
+        body.append(built)
+    if kingdom.discarded:
+        discarded = ", ".join(codec.domino_label(game, n - 1) for n in kingdom.discarded)
+        body.append(Text(f"discarded: {discarded}", style="dim"))
+    title = Text(realm_name(game, r, names), style=f"bold {_colour(r)}")
+    if state.queen == r:
+        title.append(f" {QUEEN} hosts the Queen", style="bold")
+    return Panel(
+        Group(*body),
+        title=title,
+        subtitle=_points(game.breakdown(state, r).total),
+        border_style=_colour(r),
+        expand=False,
+    )
+
+
+def square_shown(realm: Realm, cell: Cell, target: bool = False) -> Text:
+    """A covered square with what stands on it: a knight, a building, or + for a target."""
+    found = kd.square(realm.kingdom, cell)
+    if found is None:
+        raise ValueError(f"cell {cell} holds no domino square")
+    terrain, crowns = found
+    mark = TARGET if target else KNIGHT if realm.knights >> cell & 1 else " "
+    shown = square_text(terrain, crowns, mark, BUILT if realm.sites >> cell & 1 else PALETTE)
+    if target:
+        shown.stylize(TARGET_STYLE, 0, 1)
+    return shown
+
+
+def _realm_facts(game: Queendomino, state: QueendominoState, r: int) -> Text:
+    realm = state.realms[r]
+    placed = realm.knights.bit_count()
+    return Text(
+        f"{_count(realm.coins, 'coin')} · {KNIGHT} {realm.guard} in the guard, {placed} placed · "
+        f"{_count(realm.towers, 'tower')}"
+    )
+
+
+# -- the Builders' Board and the lines -----------------------------------------------------
+def builders_board(
+    game: Queendomino, state: QueendominoState, mine: int, names: Sequence[str]
+) -> Table:
+    """The six spaces with the buildings on them and their prices for the person's realm."""
+    dragon = "in its cave" if state.dragon_ready else "used this round"
+    table = Table(
+        title=f"Builders' Board · the Dragon: {dragon}",
+        title_justify="left",
+        box=None,
+        padding=(0, 1),
+    )
+    table.add_column("price", justify="right")
+    table.add_column("tile")
+    table.add_column("building")
+    table.add_column("effects")
+    for space, index in enumerate(state.board):
+        price = game.price(state, mine, space)
+        shown = Text(str(price))
+        if price != space:
+            shown.append(f" ({QUEEN}{space})", style="dim")
+        if index == EMPTY:
+            table.add_row(shown, Text("—", style="dim"), Text("empty", style="dim"), "")
+            continue
+        building = game.table[index]
+        name = Text(building.name)
+        if not building.verified:
+            name.append(" (unverified)", style=UNVERIFIED_STYLE)
+        table.add_row(shown, Text(building.tile, style="bold"), name, building.effects())
+    burnt = ", ".join(game.table[b].tile for b in game.burnt(state)) or "none"
+    queen = (
+        f"{QUEEN} the Queen is hosted by {realm_name(game, state.queen, names)}"
+        if state.queen != NOBODY
+        else f"{QUEEN} the Queen waits for the first tower"
+    )
+    table.caption = (
+        f"{queen} · {state.pile.bit_count()} tiles in the pile · burnt: {burnt} · supply: "
+        f"{_count(game.knight_supply(state), 'knight')}, "
+        f"{_count(game.tower_supply(state), 'tower')}"
+    )
+    table.caption_justify = "left"
+    return table
+
+
+def _lines(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> Group:
+    """The order of play (the dominoes being placed) and the new line with its claims."""
+    tables: list[RenderableType] = []
+    if state.placing:
+        table = _line_table("Order of play" + _box(game, state.placing[0]))
+        for index, (domino, owner) in enumerate(zip(state.placing, state.placers, strict=True)):
+            done = index < state.turn or (index == state.turn and state.phase in (CLAIM, OVER))
+            if done:
+                gone = domino + 1 in state.realms[game.realm_of[owner]].kingdom.discarded
+                note = Text("discarded" if gone else "placed", style="dim")
+            elif index == state.turn:
+                note = Text(f"◀ now: {STEP_NAMES.get(state.phase, '')}", style="bold")
+            else:
+                note = Text("")
+            table.add_row(
+                Text(codec.domino_label(game, domino), style="dim" if done else "bold"),
+                domino_text(DOMINOES[domino], PALETTE),
+                _player(game, names, owner),
+                note,
+            )
+        tables.append(table)
+    if state.line and state.phase not in (DRAW, ORDER):
+        last = " (the last one)" if state.lines_drawn == game.setup.lines else ""
+        table = _line_table("New line" + _box(game, state.line[0]) + last)
+        for domino, owner in zip(state.line, state.claims, strict=True):
+            claimed = owner != UNCLAIMED
+            table.add_row(
+                Text(codec.domino_label(game, domino), style="dim" if claimed else "bold"),
+                domino_text(DOMINOES[domino], PALETTE),
+                _player(game, names, owner) if claimed else Text("free", style="dim"),
+                Text(""),
+            )
+        tables.append(table)
+    shown = Columns(tables, padding=(0, 4))
+    if state.phase == CLAIM and not state.placers:
+        return Group(shown, _king_order(game, state, names))
+    return Group(shown)
+
+
+def _box(game: Queendomino, domino: int) -> str:
+    """Royal Wedding: which box a line comes from."""
+    if not game.setup.royal_wedding:
+        return ""
+    return f" (from the {BOX_NAMES[box_of(domino)].capitalize()} box)"
+
+
+def _line_table(title: str) -> Table:
+    table = Table(
+        title=title,
+        title_justify="left",
+        show_header=False,
+        box=None,
+        padding=(0, 1),
+        min_width=len(title),
+    )
+    for justify in ("right", "left", "left", "left"):
+        table.add_column(justify=justify)
+    return table
+
+
+def _king_order(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> Text:
+    """First round: the kings claim in the drawn order (rulebook, set up)."""
+    text = Text("Kings choose in this order: ")
+    for index, owner in enumerate(state.order):
+        text.append_text(_player(game, names, owner))
+        text.append(" ✓" if index < state.turn else "", style="dim")
+        text.append(", " if index + 1 < len(state.order) else "")
+    return text
+
+
+def _legend(width: int) -> Group:
+    """The terrain colours, then the marks, each on a line of at most `width` characters if
+    it can."""
+    terrains = [
+        square_text(terrain, 0, palette=PALETTE).append(f" {name}")
+        for terrain, name in enumerate(TERRAINS)
+    ]
+    marks = [
+        Text().append(" ♜ ", style=CASTLE_STYLE).append(" castle"),
+        square_text(TOWN, 0, KNIGHT, PALETTE).append(" a knight"),
+        square_text(TOWN, 0, palette=BUILT).append(" a building"),
+        square_text(TOWN, 1, palette=PALETTE).append(" 1 crown"),
+        square_text(TOWN, 0, TARGET, PALETTE).append(" your move can go there"),
+    ]
+    return Group(*(_fitted(parts, width) for parts in (terrains, marks)))
+
+
+def _fitted(parts: list[Text], width: int) -> Text:
+    """As many of `parts` as fit in `width`, the first always."""
+    while len(parts) > 1 and sum(p.cell_len + 1 for p in parts) > width + 1:
+        parts = parts[:-1]
+    return Text(" ").join(parts)
+
+
+def _log_panel(log: Sequence[str]) -> Panel:
+    body = Text("\n").join(Text(line) for line in log) if log else Text("—", style="dim")
+    return Panel(body, title=LOG_TITLE, title_align="left", border_style="dim", expand=False)
+
+
+def _status_line(game: Queendomino, state: QueendominoState) -> Text:
+    over = state.phase == OVER
+    parts = ["game over" if over else f"line {state.lines_drawn} of {game.setup.lines}"]
+    if game.setup.royal_wedding:
+        parts.append("Royal Wedding" + (" in teams" if game.setup.teams else ""))
+    size = game.geo.size
+    parts.append(f"{size}x{size} kingdoms")
+    return Text(" · ".join(parts), style="dim")
+
+
+def _headline(
+    game: Queendomino, state: QueendominoState, seat: int, names: Sequence[str]
+) -> Text | None:
+    """What the person must do now, with an example."""
+    if game.current_player(state) != seat:
+        return None
+    r = game.realm_of[seat]
+    realm = state.realms[r]
+    text = Text()
+    text.append("▶ Your turn", style="bold")
+    if game.setup.teams:
+        text.append(f", for {realm_name(game, r, names)}, the realm you share")
+    text.append(": ", style="bold")
+    phase = state.phase
+    if phase == PLACE:
+        domino = state.placing[state.turn]
+        text.append(f"place domino {codec.domino_label(game, domino)} ", style="bold")
+        text.append_text(domino_text(DOMINOES[domino], PALETTE))
+        text.append(f" ({describe(DOMINOES[domino])})")
+        if _placeable(game, state):
+            first, second = _example(game, state)
+            step = (second[0] - first[0], second[1] - first[1])
+            names_ = f"{cell_name(game, first)} {cell_name(game, second)}"
+            text.append(
+                f".\n  Type where square 1 goes then square 2, e.g. {names_}, or a place and a "
+                f"direction, e.g. {cell_name(game, first)} {DIRECTION_NAMES[STEPS.index(step)]}. "
+                "? lists the legal moves, help explains."
+            )
+    elif phase == TAX:
+        text.append("collect tax", style="bold")
+        text.append(
+            f": send a knight from your guard ({realm.guard} there) onto a square of the domino "
+            "just placed; it collects that territory's size in coins.\n  "
+        )
+        choices = [
+            f"{index} = {_tax_choice(game, state, action)}"
+            for index, action in ((1, game.knight_base), (2, game.knight_base + 1))
+            if action in game.legal_actions(state)
+        ]
+        text.append(" or ".join(choices) + "; or pass.")
+    elif phase == BUILD:
+        text.append("build?", style="bold")
+        free = game.free_towns(realm).bit_count()
+        text.append(
+            f" You have {_count(realm.coins, 'coin')} and {_count(free, 'empty town square')}."
+            "\n  Type a tile id (e.g. "
+            f"{move_text(game, state, game.legal_actions(state)[0])}), a building's name or its "
+            "price on the Builders' Board; or pass."
+        )
+    elif phase == SITE:
+        building = game.table[state.board[state.chosen]]
+        text.append(f"where does {building.label()} go?", style="bold")
+        towns = [move_text(game, state, a) for a in game.legal_actions(state)]
+        text.append(f" Type an empty town square (+ on your board): {', '.join(towns)}.")
+    elif phase == DRAGON:
+        text.append("bribe the Dragon?", style="bold")
+        text.append(
+            f" For 1 coin (you have {realm.coins}) it burns a building of the Builders' Board; "
+            "only once a round.\n  Type its tile id, name or price; or pass."
+        )
+    else:
+        text.append("choose a domino of the new line", style="bold")
+        text.append(": type its number. ? lists the free ones.")
+    return text
+
+
+def _tax_choice(game: Queendomino, state: QueendominoState, action: int) -> str:
+    """`e4 (wheat, +3 coins)`: where a knight action goes and what it collects."""
+    realm = state.realms[game.acting_realm(state)]
+    point = codec.knight_point(game, state, action)
+    cell = game.geo.cell(*point)
+    found = kd.square(realm.kingdom, cell)
+    terrain = found[0] if found else TOWN
+    coins = game.tax(realm, realm.kingdom.terrains[terrain], cell)
+    return f"{cell_name(game, point)} ({TERRAINS[terrain]}, +{_count(coins, 'coin')})"
+
+
+def _example(game: Queendomino, state: QueendominoState) -> tuple[Point, Point]:
+    legal = [a for a in game.legal_actions(state) if a != game.discard_action]
+    return codec.placement_points(game, legal[len(legal) // 2])
+
+
+# -- moves as people type them -------------------------------------------------------------
+def move_text(game: Queendomino, state: QueendominoState, action: int) -> str:
+    """`action` in the input syntax (what `?` lists)."""
+    if action == game.pass_action:
+        return "pass"
+    phase = state.phase
+    if phase == CLAIM:
+        return codec.domino_label(game, state.line[action])
+    if phase == PLACE:
+        if action == game.discard_action:
+            return "discard"
+        first, second = codec.placement_points(game, action)
+        return f"{cell_name(game, first)} {cell_name(game, second)}"
+    if phase in (BUILD, DRAGON):
+        base = game.build_base if phase == BUILD else game.burn_base
+        return game.building_on(state, action - base).tile
+    return cell_name(game, _action_point(game, state, action))
+
+
+def _action_point(game: Queendomino, state: QueendominoState, action: int) -> Point:
+    """The square of a knight (TAX) or building site (SITE) action."""
+    if state.phase == TAX:
+        return codec.knight_point(game, state, action)
+    return game.geo.xy(action - game.site_base)
+
+
+def _due(game: Queendomino, state: QueendominoState) -> str:
+    """What the person should type now, for refusals."""
+    phase = state.phase
+    if phase == PLACE:
+        if not _placeable(game, state):
+            return "type discard"
+        first, second = _example(game, state)
+        return f"type where it goes, e.g. {cell_name(game, first)} {cell_name(game, second)}"
+    if phase == TAX:
+        return "type 1 or 2 (or the square's name) for a knight's square, or pass"
+    if phase == BUILD:
+        return "type a tile id such as B09, a building's name or its price, or pass"
+    if phase == SITE:
+        return "type the empty town square the building goes on, e.g. " + move_text(
+            game, state, game.legal_actions(state)[0]
+        )
+    if phase == DRAGON:
+        return "type the tile id, name or price of the building to burn, or pass"
+    free = [move_text(game, state, a) for a in game.legal_actions(state)]
+    return f"type the number of a free domino of the new line ({', '.join(free)})"
+
+
+def _placeable(game: Queendomino, state: QueendominoState) -> bool:
+    return game.legal_actions(state) != (game.discard_action,)
+
+
+def _parse_place(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+    domino = state.placing[state.turn]
+    label = codec.domino_label(game, domino)
+    if words == "discard" or words == f"discard {label.lower()}":
+        if not _placeable(game, state):
+            return game.discard_action
+        raise IllegalActionError(
+            f"domino {label} can be placed, so it may not be discarded ({DISCARD_RULE})"
+        )
+    number = _NUMBER.match(words)
+    if number:
+        asked = number.group(1).upper()
+        if _is_label(game, domino, asked):
+            raise IllegalActionError(f"domino {label} is the one to place: {_due(game, state)}")
+        if any(_is_label(game, d, asked) for d in state.placing[state.turn + 1 :]):
+            raise IllegalActionError(f"domino {asked} comes later: place domino {label} first")
+        if any(_is_label(game, d, asked) for d in state.line):
+            raise IllegalActionError(
+                f"first place domino {label}; you choose from the new line at the end of your turn"
+            )
+        raise IllegalActionError(f"domino {asked} is not yours to place: place domino {label}")
+    match = _PLACEMENT.match(words)
+    if match is None:
+        raise IllegalActionError(
+            f"cannot read {text.strip()!r}: {_due(game, state)}, or ? for the legal moves"
+        )
+    given, column1, row1, column2, row2, direction = match.groups()
+    if given is not None and not _is_label(game, domino, given.upper()):
+        raise IllegalActionError(f"the domino to place is {label}, not {given.upper()}")
+    first = cell_point(game, column1, row1)
+    if direction is not None:
+        dx, dy = STEPS[DIRECTION_WORDS[direction]]
+        second = (first[0] + dx, first[1] + dy)
+        if max(map(abs, second)) > game.geo.reach:
+            raise IllegalActionError(f"{words}: square 2 would be off the board")
+    else:
+        second = cell_point(game, column2, row2)
+    where = f"{cell_name(game, first)} {cell_name(game, second)}"
+    if abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1:
+        raise IllegalActionError(f"{where}: the two squares of a domino must be side by side")
+    kingdom = state.realms[game.acting_realm(state)].kingdom
+    for point in (first, second):
+        cell = game.geo.cell(*point)
+        if cell == game.geo.castle:
+            raise IllegalActionError(f"{where}: {cell_name(game, point)} is your castle")
+        found = kd.square(kingdom, cell)
+        if found is not None:
+            raise IllegalActionError(
+                f"{where}: {cell_name(game, point)} is already taken ({TERRAINS[found[0]]})"
+            )
+    try:
+        return codec.placement_action(game, state, first, second)
+    except IllegalActionError as error:
+        raise IllegalActionError(f"{where}: {error}") from None
+
+
+def _is_label(game: Queendomino, domino: int, text: str) -> bool:
+    """`text` (upper case) names `domino`: its label, or its printed number alone."""
+    label = codec.domino_label(game, domino)
+    return text in (label, label.lstrip("QK"))
+
+
+def _parse_knight(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+    match = _SQUARE.match(words)
+    if match is None:
+        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+    square, column, row = match.groups()
+    placed = [codec.knight_point(game, state, game.knight_base + i) for i in (0, 1)]
+    if square is not None:
+        index = int(square) - 1
+    else:
+        point = cell_point(game, column, row)
+        if point not in placed:
+            domino = " ".join(cell_name(game, p) for p in placed)
+            raise IllegalActionError(
+                f"{cell_name(game, point)} is not a square of the domino just placed ({domino})"
+            )
+        index = placed.index(point)
+    action = game.knight_base + index
+    if action not in game.legal_actions(state):
+        raise IllegalActionError(
+            f"square {index + 1} ({cell_name(game, placed[index])}) already has a knight"
+        )
+    return action
+
+
+def _parse_site(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+    match = _SQUARE.match(words)
+    if match is None or match.group(1) is not None:
+        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+    point = cell_point(game, match.group(2), match.group(3))
+    name = cell_name(game, point)
+    cell = game.geo.cell(*point)
+    realm = state.realms[game.acting_realm(state)]
+    found = kd.square(realm.kingdom, cell)
+    if found is None:
+        what = "your castle" if cell == game.geo.castle else "empty"
+        raise IllegalActionError(f"{name} is {what}, not a town square; {_due(game, state)}")
+    if found[0] != TOWN:
+        raise IllegalActionError(
+            f"{name} is {TERRAINS[found[0]]}: buildings go on town squares; {_due(game, state)}"
+        )
+    for index, site in realm.buildings:
+        if site == cell:
+            built = game.table[index].label()
+            raise IllegalActionError(f"{name} already holds {built}; {_due(game, state)}")
+    return game.site_base + cell
+
+
+def _parse_building(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+    """A building of the Builders' Board by tile id, name or price (BUILD and DRAGON)."""
+    verb, other = ("build", "burn") if state.phase == BUILD else ("burn", "build")
+    if words.startswith(f"{other} "):
+        if state.phase == BUILD:
+            raise IllegalActionError("the Dragon comes after building: build or pass first")
+        raise IllegalActionError("you can no longer build this turn: burn a building, or pass")
+    if words.startswith(f"{verb} "):
+        words = words[len(verb) + 1 :]
+    r = game.acting_realm(state)
+    spaces = [s for s, b in enumerate(state.board) if b != EMPTY]
+    tile = _TILE.match(words)
+    if tile:
+        found = [s for s in spaces if _tile_number(game, state, s) == int(tile.group(1))]
+    elif words.isdecimal():
+        price = int(words)
+        found = [s for s in spaces if game.price(state, r, s) == price]
+        if not found:
+            raise IllegalActionError(f"no building on the Builders' Board costs {price} for you")
+    else:
+        found = [s for s in spaces if game.building_on(state, s).name.lower() == words]
+    if not found:
+        if not tile and _SQUARE.match(words) and state.phase == BUILD:
+            raise IllegalActionError(
+                "first choose the building (tile id, name or price); its square comes next"
+            )
+        raise IllegalActionError(f"no building {text.strip()!r} on the Builders' Board")
+    if len(found) > 1:
+        choices = ", ".join(
+            f"{game.building_on(state, s).tile} for {game.price(state, r, s)}" for s in found
+        )
+        raise IllegalActionError(f"{text.strip()!r} could be {choices}: type the tile id")
+    space = found[0]
+    action = (game.build_base if state.phase == BUILD else game.burn_base) + space
+    if action not in game.legal_actions(state):
+        building = game.building_on(state, space)
+        coins = state.realms[r].coins
+        raise IllegalActionError(
+            f"{building.tile} costs {_count(game.price(state, r, space), 'coin')}; you have {coins}"
+        )
+    return action
+
+
+def _tile_number(game: Queendomino, state: QueendominoState, space: int) -> int | None:
+    match = _TILE.match(game.building_on(state, space).tile.lower())
+    return int(match.group(1)) if match else None
+
+
+def _parse_claim(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+    match = _NUMBER.match(words)
+    if match is None:
+        if words == "discard" or _PLACEMENT.match(words):
+            raise IllegalActionError(
+                f"now choose a domino of the new line for your king: {_due(game, state)}"
+            )
+        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+    asked = match.group(1).upper()
+    slots = [s for s, d in enumerate(state.line) if _is_label(game, d, asked)]
+    if not slots:
+        raise IllegalActionError(f"domino {asked} is not in the new line; {_due(game, state)}")
+    owner = state.claims[slots[0]]
+    if owner != UNCLAIMED:
+        raise IllegalActionError(
+            f"domino {asked} already has a king on it (seat {owner}'s); {_due(game, state)}"
+        )
+    return slots[0]
+
+
+# -- the log -----------------------------------------------------------------------------
+def _describe(
+    game: Queendomino,
+    before: QueendominoState,
+    action: int,
+    after: QueendominoState,
+    names: Sequence[str],
+) -> str | None:
+    phase = before.phase
+    if phase == DRAW:
+        if after.phase == DRAW:
+            return None
+        labels = ", ".join(codec.domino_label(game, d) for d in after.line)
+        last = " (the last line)" if after.lines_drawn == game.setup.lines else ""
+        return f"New line{_box(game, after.line[0])}: {labels}{last}"
+    if phase == BOARD:
+        if after.phase == BOARD:
+            return None
+        tiles = " ".join(game.table[b].tile for b in after.board if b != EMPTY)
+        return f"Builders' Board: {tiles}"
+    if phase == ORDER:
+        if after.phase == ORDER:
+            return None
+        return "The kings choose in this order: " + ", ".join(names[p] for p in after.order)
+    if action == game.pass_action or phase == BUILD:
+        return None  # a building is logged with its square (SITE)
+    if phase == CLAIM:
+        return f"claimed {codec.domino_label(game, before.line[action])}"
+    r = game.acting_realm(before)
+    then, now = before.realms[r], after.realms[r]
+    if phase == PLACE:
+        label = codec.domino_label(game, before.placing[before.turn])
+        if action == game.discard_action:
+            return f"discarded {label} (it fit nowhere)"
+        return f"placed {label} on {move_text(game, before, action)}"
+    if phase == TAX:
+        where = cell_name(game, codec.knight_point(game, before, action))
+        return f"sent a knight to {where} (+{_count(now.coins - then.coins, 'coin')})"
+    if phase == SITE:
+        building = game.table[before.board[before.chosen]]
+        where = move_text(game, before, action)
+        paid = then.coins - now.coins
+        text = f"built {building.label()} on {where} for {_count(paid, 'coin')}"
+        gains = [
+            _count(count, noun)
+            for count, noun in (
+                (now.guard - then.guard, "knight"),
+                (now.towers - then.towers, "tower"),
+            )
+            if count
+        ]
+        if gains:
+            text += f" (+{', +'.join(gains)})"
+        if after.queen != before.queen:
+            text += f"; the Queen moves to {realm_name(game, after.queen, names)}"
+        return text
+    burnt = game.building_on(before, action - game.burn_base)
+    return f"paid the Dragon 1 coin to burn {burnt.label()}"
+
+
+# -- the score pad -------------------------------------------------------------------------
+def score_pad(game: Queendomino, state: QueendominoState, r: int, names: Sequence[str]) -> Table:
+    """A realm's score pad, laid out like the rulebook's (wealth, terrains, Queen, buildings)."""
+    pad = game.breakdown(state, r)
+    table = Table(title=Text(realm_name(game, r, names), style=_colour(r)))
+    table.add_column("")
+    table.add_column("how", style="dim")
+    table.add_column("points", justify="right")
+    table.add_row("wealth", f"{_count(pad.coins, 'coin')} / {COINS_PER_POINT}", str(pad.wealth))
+    for terrain, name in enumerate(TERRAINS):
+        scoring = [t for t in pad.territories if t.terrain == terrain and t.crowns]
+        how = " + ".join(f"{t.size}x{t.crowns}" for t in scoring)
+        points = pad.terrain_points[terrain]
+        label = square_text(terrain, 0, palette=PALETTE).append(f" {name}")
+        table.add_row(label, how, Text(str(points), style="" if points else "dim"))
+    table.add_row(f"{QUEEN} Queen", _queen_how(pad), str(pad.queen))
+    table.add_section()
+    for building, points in pad.buildings:
+        table.add_row(_building_text(building), _building_how(building, points), str(points))
+    table.add_row("buildings", "", str(pad.building_points))
+    table.add_section()
+    table.add_row(Text("total", style="bold"), "", Text(str(pad.total), style="bold"))
+    return table
+
+
+def _building_how(building: Building, points: int) -> str:
+    """What a building's end-of-game points counted, e.g. `3 wheat territories x 2`."""
+    kind, each = building.endgame, building.endgame_points
+    if kind in ("none", "fixed") or not each:
+        return ""
+    if kind == "per_separate_territory" and building.endgame_terrain is not None:
+        counted = f"{TERRAINS[building.endgame_terrain]} territories"
+    else:
+        counted = "knights" if kind == "per_knight" else "towers"
+    return f"{points // each} {counted} x {each}"
+
+
+def _queen_how(pad: Breakdown) -> str:
+    territory = pad.queen_territory
+    if territory is None:
+        return "not hosted"
+    return f"+1 crown on {TERRAINS[territory.terrain]} ({territory.size} squares)"
+
+
+def _decided_by(
+    game: Queendomino, state: QueendominoState, realms: Sequence[int], rule: str
+) -> str:
+    """Which rule separated the winners from the rest, in words (rulebook "End of the Game";
+    the engine decides)."""
+    if rule == "score":
+        return "highest score"
+    largest = game.breakdown(state, realms[0]).largest_territory
+    if rule == "largest_territory":
+        return f"tie on points, broken by the largest territory ({largest} squares)"
+    return f"tie on points and on the largest territory ({largest} squares): the victory is shared"
+
+
+# -- small words -------------------------------------------------------------------------
+def _building_text(building: Building) -> Text:
+    text = Text(f"{building.tile} {building.name}")
+    if not building.verified:
+        text.append(" (unverified)", style=UNVERIFIED_STYLE)
+    return text
+
+
+def _player(game: Queendomino, names: Sequence[str], player: int) -> Text:
+    r = game.realm_of[player]
+    team = f" (team {r + 1})" if game.setup.teams else ""
+    return Text(names[player] + team, style=_colour(r))
+
+
+def _colour(realm: int) -> str:
+    return PLAYER_COLOURS[realm % len(PLAYER_COLOURS)]
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _points(score: int) -> str:
+    return _count(score, "point")
+
+
+# -- narrowing -------------------------------------------------------------------------------
+def _queendomino(game: Game[Any]) -> Queendomino:
+    if not isinstance(game, Queendomino):
+        raise TypeError(f"the Queendomino terminal cannot show {game!r}")
+    return game
+
+
+def _state(state: Any) -> QueendominoState:
+    if not isinstance(state, QueendominoState):
+        raise TypeError(f"not a Queendomino state: {state!r}")
+    return state
+
+
+__all__ = [
+    "PALETTE",
+    "TerminalUI",
+    "builders_board",
+    "move_text",
+    "realm_name",
+    "realm_panel",
+    "score_pad",
+    "square_shown",
+]
