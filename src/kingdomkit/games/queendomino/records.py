@@ -233,7 +233,7 @@ def _move_actions(game: Queendomino, state: QueendominoState, event: Event, due:
         DRAGON: ("burn",),
     }[phase]
     if kind not in wanted:
-        raise RecordError(f"{due} is due, not {kind!r}")
+        raise RecordError(f"{due} is due, not {kind!r}{_why_skipped(game, state, kind)}")
     if kind == "claim":
         number = event.get("domino")
         if not any(printed(d) == number for d in state.line):
@@ -264,6 +264,27 @@ def _move_actions(game: Queendomino, state: QueendominoState, event: Event, due:
     cell = _point(event, "cell")
     after = game.apply(state, action)
     return [action, game.parse_action(after, f"at {cell[0]},{cell[1]}")]
+
+
+def _why_skipped(game: Queendomino, state: QueendominoState, kind: str) -> str:
+    """Why an optional step the event stands for was not offered this turn (or nothing)."""
+    r = game.acting_realm(state)
+    realm = state.realms[r]
+    reasons: list[str] = []
+    if kind == "burn":
+        if not state.dragon_ready:
+            reasons.append("the Dragon has already burnt a building this round")
+        elif state.queen == r:
+            reasons.append("the Queen's host may not bribe the Dragon")
+        elif realm.coins < 1:
+            reasons.append("bribing the Dragon costs 1 coin")
+    elif kind == "tax" and not realm.guard:
+        reasons.append("no knight is left in the guard")
+    elif kind == "build" and not game.free_towns(realm):
+        reasons.append("the kingdom has no empty town square")
+    elif kind == "build":
+        reasons.append("the realm cannot pay for any building on the board")
+    return f" ({reasons[0]})" if reasons else ""
 
 
 def canonical_event(game: Queendomino, state: QueendominoState, event: Event) -> Event:

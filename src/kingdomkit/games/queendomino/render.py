@@ -35,7 +35,7 @@ def render_text(game: Queendomino, state: QueendominoState) -> str:
         ]
         lines.append("to place: " + " ".join(shown))
     for r, realm in enumerate(state.realms):
-        lines.append(f"realm {r}:" + (" (hosts the Queen)" if state.queen == r else ""))
+        lines.append(f"realm {r}:")
         text = realm_to_notation(game.geo, game.table, realm, state.queen == r)
         lines.extend("  " + row for row in text.splitlines())
     return "\n".join(lines)
