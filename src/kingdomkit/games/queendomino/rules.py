@@ -95,8 +95,6 @@ from kingdomkit.games.queendomino.state import (
     Realm,
 )
 
-PLAYER_STEPS = (CLAIM, PLACE, TAX, BUILD, SITE, DRAGON)
-
 
 class Queendomino(Game[QueendominoState]):
     name = "queendomino"
