@@ -11,6 +11,7 @@ from kingdomkit.bots import make_bot
 from kingdomkit.core.conformance import check_playouts
 from kingdomkit.core.driver import play
 from kingdomkit.core.registry import GAMES, make_game
+from queendomino_oracle import MODES as QUEENDOMINO_MODES
 
 # Each game's option sets: every player count and every option, alone and combined.
 CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
@@ -24,9 +25,12 @@ CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("kingdomino", {"players": 3, "draw_four": True, "harmony": True, "middle_kingdom": True}),
     ("kingdomino", {"players": 2, "dynasty": True}),
     ("kingdomino", {"players": 4, "dynasty": True, "harmony": True}),
+    *(("queendomino", options) for options in QUEENDOMINO_MODES),
 ]
 
 PLAYOUTS = 300
+# Fewer for the longer games: a Queendomino playout has five to ten times the steps.
+PLAYOUTS_OF = {"queendomino": 60}
 
 
 def test_every_registered_game_is_covered() -> None:
@@ -36,8 +40,9 @@ def test_every_registered_game_is_covered() -> None:
 @pytest.mark.parametrize(("name", "options"), CONFIGURATIONS, ids=lambda v: str(v))
 def test_random_playouts_conform(name: str, options: dict[str, Any]) -> None:
     game = make_game(name, options)
-    stats = check_playouts(game, PLAYOUTS, seed=1000, deep_every=25)
-    assert stats.playouts == PLAYOUTS
+    playouts = PLAYOUTS_OF.get(name, PLAYOUTS)
+    stats = check_playouts(game, playouts, seed=1000, deep_every=25)
+    assert stats.playouts == playouts
     assert stats.decisions > 0 and stats.chance_nodes > 0 and stats.deep_states > 0
 
 

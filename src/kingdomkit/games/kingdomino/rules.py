@@ -10,7 +10,8 @@ A round, as micro-steps (rulebook "Setup" A-C and "Playing the game" D1-D2):
            each places (or, only when no placement is legal, discards) its domino, then
     CLAIM  claims a domino of the new line. In the last round there is no new line: place only.
 
-Actions (one fixed range per frame size; cells = 81 for 5x5, 169 for 7x7):
+Actions (one fixed range per frame size; cells = geometry cells, guard column included:
+90 for 5x5, 182 for 7x7):
 
     0 .. 3                     claim the domino in slot i of the new line
     4 .. 4 + 4 * cells - 1     place: 4 + direction * cells + cell of square 1

@@ -25,7 +25,8 @@ an optional step with a choice offers `pass`.
 After the last turn of a round: the Dragon goes back, the buildings slide to the cheapest
 spaces, BOARD refills the empty spaces from the pile, DRAW lays the next line.
 
-Actions (one fixed range per frame size; cells = 81 for 5x5, 169 for 7x7):
+Actions (one fixed range per frame size; cells = geometry cells, guard column included:
+90 for 5x5, 182 for 7x7):
 
     0 .. 7                       claim the domino in slot i of the new line
     8 .. 8 + 4 * cells - 1       place: 8 + direction * cells + cell of square 1
@@ -177,6 +178,8 @@ class Queendomino(Game[QueendominoState]):
             return (*(knight + i for i in (0, 1) if free >> i & 1), self.pass_action)
         if phase == BUILD:
             r = self.realm_of[state.placers[state.turn]]
+            if not self.free_towns(state.realms[r]):
+                return (self.pass_action,)
             coins = state.realms[r].coins
             discount = 1 if state.queen == r else 0
             base = self.build_base
