@@ -20,7 +20,8 @@ COMMANDS = (play, simulate, score, replay, bench)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kingdomkit",
-        description="Play, simulate, score and replay Kingdomino; measure the engine.",
+        description="Play, simulate, score and replay Kingdomino and Queendomino; "
+        "measure the engines.",
     )
     parser.add_argument("--version", action="version", version=f"kingdomkit {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
