@@ -4,8 +4,9 @@ pgx's api_test, PettingZoo's api_test and seed_test, in one place).
 `check_playouts` plays random games through the protocol. At every state it checks the cheap
 invariants (who acts, sorted unique legal actions in range, chance distributions); on every
 `deep_every`-th playout it also checks the expensive ones (purity, serialisation round trips,
-the text codec, views and resampling). At the end of each playout it checks returns and scores,
-that replaying the actions gives the same state, and that the record replays to it.
+the text codec, views, and resampled states: consistent with the view, and legal). At the end
+of each playout it checks returns and scores, that replaying the actions gives the same state,
+and that the record replays to it.
 """
 
 from __future__ import annotations
@@ -99,6 +100,25 @@ def check_state_deeply(game: Game[Any], state: Any, rng: random.Random, where: s
             resampled = game.resample(state, viewer, rng)
             if game.view(resampled, viewer) != view:
                 _fail(game, where, f"resample changes player {viewer}'s view")
+            _check_resampled(game, state, resampled, viewer, f"{where}, resampled for {viewer}")
+
+
+def _check_resampled(game: Game[Any], state: Any, resampled: Any, viewer: int, where: str) -> None:
+    """A resampled state is a legal full state: the same player acts, with the same choices
+    when it is the viewer, and it survives the cheap checks, a round trip and one step."""
+    player = check_state(game, resampled, where)
+    if player != game.current_player(state):
+        _fail(game, where, "another player acts")
+    if player == viewer and game.legal_actions(resampled) != game.legal_actions(state):
+        _fail(game, where, "the viewer's legal actions changed")
+    if game.state_from_json(json.loads(json.dumps(game.state_to_json(resampled)))) != resampled:
+        _fail(game, where, "state_to_json / state_from_json does not round-trip")
+    if player == CHANCE:
+        for outcome, _ in game.chance_outcomes(resampled):
+            check_state(game, game.apply(resampled, outcome), where)
+    elif player >= 0:
+        for action in game.legal_actions(resampled):
+            check_state(game, game.apply(resampled, action), where)
 
 
 def check_playouts(

@@ -1,5 +1,5 @@
 """The games. Importing this package registers every game in `kingdomkit.core.registry`."""
 
-from kingdomkit.games import kingdomino, queendomino
+from kingdomkit.games import kingdomino, kingdoms, queendomino
 
-__all__ = ["kingdomino", "queendomino"]
+__all__ = ["kingdomino", "kingdoms", "queendomino"]

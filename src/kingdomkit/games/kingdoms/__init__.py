@@ -1,0 +1,17 @@
+"""Knizia's Kingdoms (2010 edition, with the Wizard), with its hidden information."""
+
+from kingdomkit.core.registry import GameInfo, register
+from kingdomkit.games.kingdoms.options import FLAGS
+from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
+
+register(
+    GameInfo(
+        name="kingdoms",
+        summary="Knizia's Kingdoms, 2-4 players, with its variants",
+        option_names=FLAGS,
+        default_players=4,
+        factory=Kingdoms,
+    )
+)
+
+__all__ = ["Kingdoms", "KingdomsState"]

@@ -1,0 +1,32 @@
+"""Kingdoms' state: a frozen value and its phases (rules.py moves between them).
+
+Secrets: the order of the face-down supply is never stored (each draw is a chance node when
+the tile is revealed); each player's starting tile is. A view (`Kingdoms.view`) replaces what
+its viewer may not see by HIDDEN and adds those tiles back into `supply`, which then counts
+every tile the viewer has not seen; the supply's size stays known to all.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+FIRST, DEAL, PLAY, DRAW, PLACE, OVER = range(6)
+PHASE_NAMES = ("first", "deal", "play", "draw", "place", "over")
+NO_TILE = -1
+HIDDEN = -2  # a tile this view may not see
+
+
+class KingdomsState(NamedTuple):
+    """A Kingdoms position. Frozen; build new ones with `apply`."""
+
+    phase: int
+    epoch: int  # 0, 1, 2 (more with down_to_the_last_castle)
+    board: tuple[int, ...]  # 30 squares (board.py)
+    supply: tuple[int, ...]  # tiles by type in the face-down supply (a view: all unseen ones)
+    starting: tuple[int, ...]  # each player's starting tile: a type, NO_TILE, or HIDDEN
+    castles: tuple[tuple[int, ...], ...]  # each player's castles in hand, rank 1 .. 4
+    gold: tuple[int, ...]
+    first: int  # the player who starts the epoch
+    turn: int  # the player to act (PLAY, DRAW, PLACE) or to be dealt a tile (DEAL)
+    held: int  # PLACE: the tile drawn (or taken), to be placed; else NO_TILE
+    scored: int  # bit i: line i (board.LINES) has scored this epoch
