@@ -63,6 +63,24 @@ PLAYTHROUGHS = (
     ),
     Playthrough("kingdomino-2p-dynasty", {"players": 2, "dynasty": True}, 16, ("random", "greedy")),
     Playthrough(
+        "kingdoms-2p-greedy-vs-random", {"players": 2}, 51, ("greedy", "random"), "kingdoms"
+    ),
+    Playthrough("kingdoms-3p-random", {"players": 3}, 52, ("random",) * 3, "kingdoms"),
+    Playthrough(
+        "kingdoms-4p-no-luck",
+        {"players": 4, "no_luck": True},
+        53,
+        ("greedy", "random") * 2,
+        "kingdoms",
+    ),
+    Playthrough(
+        "kingdoms-3p-last-castle-score-as-you-go",
+        {"players": 3, "down_to_the_last_castle": True, "score_as_you_go": True},
+        54,
+        ("random", "greedy", "random"),
+        "kingdoms",
+    ),
+    Playthrough(
         "queendomino-2p-greedy-vs-random", {"players": 2}, 31, ("greedy", "random"), "queendomino"
     ),
     Playthrough(
@@ -121,6 +139,8 @@ PERFT_POSITIONS = (
     PerftPosition(
         "4p-last-placements", {"players": 4, "harmony": True}, 26, ("random",) * 4, 141, 5
     ),
+    PerftPosition("kingdoms-4p-start", {"players": 4}, 61, ("random",) * 4, 0, 3, "kingdoms"),
+    PerftPosition("kingdoms-2p-midgame", {"players": 2}, 62, ("random",) * 2, 20, 2, "kingdoms"),
     PerftPosition("queendomino-4p-start", {"players": 4}, 41, ("random",) * 4, 0, 2, "queendomino"),
     PerftPosition(
         "queendomino-2p-midgame", {"players": 2}, 42, ("greedy",) * 2, 90, 3, "queendomino"
@@ -153,6 +173,14 @@ EXAMPLE_RECORDS = (
     ),
     ExampleRecord(
         "record-unfinished.json", {"players": 3}, 3, ("random",) * 3, ("ann", "bob", "cyd"), 40
+    ),
+    ExampleRecord(
+        "kingdoms-record-3p.json",
+        {"players": 3},
+        6,
+        ("greedy", "random", "random"),
+        ("ann", "bob", "cyd"),
+        game="kingdoms",
     ),
     ExampleRecord(
         "queendomino-record-2p.json",

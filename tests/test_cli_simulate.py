@@ -110,6 +110,9 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "kingdomino random 4-player games (simulate)",
         "kingdomino legal-placement lists",
         "kingdomino full-kingdom scorings",
+        "kingdoms random 4-player games (protocol)",
+        "kingdoms random 4-player games (simulate)",
+        "kingdoms whole-board epoch scorings",
         "queendomino random 4-player games (protocol)",
         "queendomino random 4-player games (simulate)",
         "queendomino full score pads",
@@ -194,6 +197,53 @@ def test_simulate_queendomino_bad_input(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
     status, out, err = run(capsys, "simulate", *argv, "--bots", "random", "--games", "1")
+    assert status == 2
+    assert message in err
+    assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--players", "2"],
+        ["--players", "3", "--option", "no_luck"],
+        ["--players", "4", "--option", "down_to_the_last_castle", "--option", "score_as_you_go"],
+    ],
+)
+def test_simulate_kingdoms(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, options: list[str]
+) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "kingdoms", *options, "--bots", "greedy,random" + ",random" * (
+            int(options[1]) - 2
+        ), "--games", "3", "--seed", "4", "--records", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["games"] == 3
+    for path in sorted(tmp_path.iterdir()):
+        record = read_record(path)
+        assert record["game"] == "kingdoms"
+        replay = replay_record(record)
+        state = replay.final_state
+        assert replay.game.is_terminal(state)
+        assert record["result"]["scores"] == list(state.gold)
+        ends = [e for e in record["events"] if e["type"] == "epoch_end"]
+        assert ends[-1]["gold"] == list(state.gold)
+        assert len(ends) == record["result"]["epochs"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "5"], "2 to 4 players"),
+        (["--players", "2", "--option", "royal_wedding"], "unknown option 'royal_wedding'"),
+    ],
+)
+def test_simulate_kingdoms_bad_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "simulate", "kingdoms", *argv, "--bots", "random")
     assert status == 2
     assert message in err
     assert "Traceback" not in err and out == ""

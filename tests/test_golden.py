@@ -50,6 +50,7 @@ def test_playthrough_is_unchanged(path: Path) -> None:
         ("kingdomino", {2, 3, 4}, ("mighty_duel", "middle_kingdom", "harmony", "dynasty",
                                    "draw_four")),
         ("queendomino", {2, 3, 4, 5, 8}, ("royal_wedding", "teams")),
+        ("kingdoms", {2, 3, 4}, ("no_luck", "down_to_the_last_castle", "score_as_you_go")),
     ],
 )  # fmt: skip
 def test_playthroughs_cover_the_variants(game: str, players: set[int], flags: tuple[str]) -> None:

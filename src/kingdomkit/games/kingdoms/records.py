@@ -26,8 +26,6 @@ from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
     DRAW_ACTION,
     PASS_ACTION,
-    PLACE_BASE,
-    START_BASE,
     TAKE_BASE,
 )
 from kingdomkit.games.kingdoms.state import (
@@ -55,36 +53,33 @@ def events(game: Kingdoms, before: KingdomsState, action: int, after: KingdomsSt
         return [{"type": "starting_tile", "player": player, "tile": TYPES[action].label}]
     if phase == DRAW:
         return [{"type": "draw", "player": player, "tile": TYPES[action].label}]
-    if phase == PLACE:
-        space, square = action - PLACE_BASE, before.held
-        written = [_tile(player, square, space, "supply")]
-    elif action < DRAW_ACTION:
-        rank, space = divmod(action, bd.SPACES)
-        square = bd.castle(player, rank + 1)
+    placed = game.placement(before, action)
+    if placed and bd.is_castle(placed[1]):
+        space, square = placed
         row, column = divmod(space, bd.COLUMNS)
         written = [
-            {"type": "castle", "player": player, "rank": rank + 1, "row": row + 1,
+            {"type": "castle", "player": player, "rank": bd.castle_rank(square), "row": row + 1,
              "column": column + 1}
         ]  # fmt: skip
+    elif placed:
+        source = "supply" if phase == PLACE else "starting"
+        written = [_tile(player, placed[1], placed[0], source)]
+    elif action == PASS_ACTION:
+        written = [{"type": "pass", "player": player}]
     elif action == DRAW_ACTION:
         return []
-    elif action < PLACE_BASE:
-        space, square = action - START_BASE, before.starting[player]
-        written = [_tile(player, square, space, "starting")]
-    elif action == PASS_ACTION:
-        space, square = -1, bd.EMPTY
-        written = [{"type": "pass", "player": player}]
     else:
         return [{"type": "draw", "player": player, "tile": TYPES[action - TAKE_BASE].label}]
-    return written + _scoring(game, before, after, space, square)
+    return written + _scoring(game, before, after, placed)
 
 
 def _scoring(
-    game: Kingdoms, before: KingdomsState, after: KingdomsState, space: int, square: int
+    game: Kingdoms, before: KingdomsState, after: KingdomsState, placed: tuple[int, int] | None
 ) -> list[Event]:
-    """The lines that scored when `square` went onto `space` (-1: a pass), and the end of the
-    epoch if it ended; scored on the board as it was then (a new epoch clears it)."""
-    board = before.board if space < 0 else _with(before.board, space, square)
+    """The lines that scored when the (space, square) `placed` went on the board (None: a
+    pass), and the end of the epoch if it ended; scored on the board as it was then (a new
+    epoch clears it)."""
+    board = before.board if placed is None else _with(before.board, *placed)
     ended = after.phase == OVER or after.epoch != before.epoch
     newly = ~before.scored if ended else after.scored & ~before.scored
     written = [

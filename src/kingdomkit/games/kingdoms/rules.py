@@ -264,6 +264,17 @@ class Kingdoms(Game[KingdomsState]):
             0,
         )
 
+    def placement(self, state: KingdomsState, action: int) -> tuple[int, int] | None:
+        """The (space, square) that `action` puts on the board, or None if it puts nothing."""
+        if state.phase == PLACE:
+            return action - PLACE_BASE, state.held
+        if state.phase != PLAY or action == DRAW_ACTION or action >= PLACE_BASE:
+            return None
+        if action < DRAW_ACTION:
+            rank, space = divmod(action - CASTLE_BASE, bd.SPACES)
+            return space, bd.castle(state.turn, rank + 1)
+        return action - START_BASE, state.starting[state.turn]
+
     # -- hidden information --------------------------------------------------------------
     def view(self, state: KingdomsState, player: int | None) -> KingdomsState:
         """What `player` sees (None: a spectator): their own starting tile and the tile they

@@ -1,0 +1,56 @@
+"""Kingdoms' benchmarks: whole-board epoch scorings on real end-of-epoch boards.
+
+The boards come from random 4-player games played once before timing: each full board just
+before its epoch is scored.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kingdomkit.core.benchmark import Benchmark
+from kingdomkit.core.protocol import TERMINAL
+from kingdomkit.games.kingdoms import board as bd
+from kingdomkit.games.kingdoms.rules import Kingdoms
+
+PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
+PROTOCOL_TARGET = None  # no target set (issue 4)
+
+
+def full_boards(game: Kingdoms, games: int, seed: int = 0) -> list[tuple[int, ...]]:
+    """The board of every epoch of `games` random games, as it stood when it was scored."""
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(games):
+        state = game.initial_state()
+        while (player := game.current_player(state)) != TERMINAL:
+            if player < 0:
+                action = game.sample_chance(state, rng)
+            else:
+                legal = game.legal_actions(state)
+                action = legal[int(rng.random() * len(legal))]
+            after = game.apply(state, action)
+            placed = game.placement(state, action)
+            if placed and (after.epoch != state.epoch or game.is_terminal(after)):
+                space, square = placed
+                board = list(state.board)
+                board[space] = square
+                boards.append(tuple(board))
+            state = after
+    return boards
+
+
+def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
+    game = Kingdoms(PROTOCOL_OPTIONS)
+    boards = full_boards(game, games)
+    players = game.num_players
+
+    def score_boards() -> int:
+        for _ in range(passes):
+            for board in boards:
+                for line in bd.LINES:
+                    bd.line_gold(board, line, players)
+        return passes * len(boards)
+
+    return [Benchmark("kingdoms whole-board epoch scorings", "boards", score_boards, None)]
