@@ -20,7 +20,7 @@ COMMANDS = (play, simulate, score, replay, bench)
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kingdomkit",
-        description="Play, simulate, score and replay Kingdomino and Queendomino; "
+        description="Play, simulate, score and replay Kingdomino, Queendomino and Kingdoms; "
         "measure the engines.",
     )
     parser.add_argument("--version", action="version", version=f"kingdomkit {__version__}")
