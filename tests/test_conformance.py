@@ -11,6 +11,7 @@ from kingdomkit.bots import make_bot
 from kingdomkit.core.conformance import check_playouts
 from kingdomkit.core.driver import play
 from kingdomkit.core.registry import GAMES, make_game
+from kingdoms_oracle import MODES as KINGDOMS_MODES
 from queendomino_oracle import MODES as QUEENDOMINO_MODES
 
 # Each game's option sets: every player count and every option, alone and combined.
@@ -26,11 +27,13 @@ CONFIGURATIONS: list[tuple[str, dict[str, Any]]] = [
     ("kingdomino", {"players": 2, "dynasty": True}),
     ("kingdomino", {"players": 4, "dynasty": True, "harmony": True}),
     *(("queendomino", options) for options in QUEENDOMINO_MODES),
+    *(("kingdoms", options) for options in KINGDOMS_MODES),
 ]
 
 PLAYOUTS = 300
-# Fewer for the longer games: a Queendomino playout has five to ten times the steps.
-PLAYOUTS_OF = {"queendomino": 60}
+# Fewer for the longer games: a Queendomino playout has five to ten times the steps, a
+# Kingdoms playout (three epochs of 30 placements and up to 23 draws) about three times.
+PLAYOUTS_OF = {"queendomino": 60, "kingdoms": 60}
 
 
 def test_every_registered_game_is_covered() -> None:
