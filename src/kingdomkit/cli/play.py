@@ -85,10 +85,17 @@ class TerminalInterface(Protocol):
         they press Enter), else None."""
 
     def describe(
-        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+        self,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+        seat: int | None = None,
     ) -> str | None:
         """A log entry for `action`: a whole line for chance, or a part of a player's turn
-        ("placed 23 on e4 e3") that the loop prefixes with the player's name; None to skip."""
+        ("placed 23 on e4 e3") that the loop prefixes with the player's name; None to skip.
+        The log is the person's at `seat` (None: nobody's), and names no secret of another."""
 
     def interlude(
         self,
@@ -283,7 +290,7 @@ class Session:
 
     def note(self, before: Any, action: int, after: Any, player: int) -> None:
         """Log chance at once, and a player's turn as one line when it ends."""
-        entry = self.ui.describe(self.game, before, action, after, self.labels)
+        entry = self.ui.describe(self.game, before, action, after, self.labels, self.seat)
         if player < 0:
             if entry:
                 self.log.append(entry)

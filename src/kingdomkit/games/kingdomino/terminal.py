@@ -286,7 +286,13 @@ class TerminalUI:
 
     # -- the log -------------------------------------------------------------------------
     def describe(
-        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+        self,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+        seat: int | None = None,
     ) -> str | None:
         kingdomino, before, after = _kingdomino(game), _state(before), _state(after)
         phase = before.phase

@@ -31,12 +31,8 @@ def full_boards(game: Kingdoms, games: int, seed: int = 0) -> list[tuple[int, ..
                 legal = game.legal_actions(state)
                 action = legal[int(rng.random() * len(legal))]
             after = game.apply(state, action)
-            placed = game.placement(state, action)
-            if placed and (after.epoch != state.epoch or game.is_terminal(after)):
-                space, square = placed
-                board = list(state.board)
-                board[space] = square
-                boards.append(tuple(board))
+            if after.epoch != state.epoch or game.is_terminal(after):
+                boards.append(game.placed_board(state, action))
             state = after
     return boards
 

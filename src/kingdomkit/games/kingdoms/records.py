@@ -70,16 +70,15 @@ def events(game: Kingdoms, before: KingdomsState, action: int, after: KingdomsSt
         return []
     else:
         return [{"type": "draw", "player": player, "tile": TYPES[action - TAKE_BASE].label}]
-    return written + _scoring(game, before, after, placed)
+    return written + _scoring(game, before, action, after)
 
 
 def _scoring(
-    game: Kingdoms, before: KingdomsState, after: KingdomsState, placed: tuple[int, int] | None
+    game: Kingdoms, before: KingdomsState, action: int, after: KingdomsState
 ) -> list[Event]:
-    """The lines that scored when the (space, square) `placed` went on the board (None: a
-    pass), and the end of the epoch if it ended; scored on the board as it was then (a new
-    epoch clears it)."""
-    board = before.board if placed is None else _with(before.board, *placed)
+    """The lines that scored after `action` (a placement or a pass), and the end of the epoch
+    if it ended, scored on the board as it was then."""
+    board = game.placed_board(before, action)
     ended = after.phase == OVER or after.epoch != before.epoch
     newly = ~before.scored if ended else after.scored & ~before.scored
     written = [
@@ -178,7 +177,3 @@ def result(game: Kingdoms, state: KingdomsState) -> dict[str, Any]:
         "winners": list(game.winners(state)),
         "epochs": state.epoch + 1,
     }
-
-
-def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1 :])

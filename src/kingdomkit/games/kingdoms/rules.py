@@ -275,6 +275,15 @@ class Kingdoms(Game[KingdomsState]):
             return space, bd.castle(state.turn, rank + 1)
         return action - START_BASE, state.starting[state.turn]
 
+    def placed_board(self, state: KingdomsState, action: int) -> tuple[int, ...]:
+        """The board right after `action` (the board an epoch is scored on: `apply` clears it
+        when a new epoch starts)."""
+        placed = self.placement(state, action)
+        if placed is None:
+            return state.board
+        space, square = placed
+        return (*state.board[:space], square, *state.board[space + 1 :])
+
     # -- hidden information --------------------------------------------------------------
     def view(self, state: KingdomsState, player: int | None) -> KingdomsState:
         """What `player` sees (None: a spectator): their own starting tile and the tile they

@@ -244,7 +244,13 @@ class TerminalUI:
 
     # -- the log -------------------------------------------------------------------------
     def describe(
-        self, game: Game[Any], before: Any, action: int, after: Any, names: Sequence[str]
+        self,
+        game: Game[Any],
+        before: Any,
+        action: int,
+        after: Any,
+        names: Sequence[str],
+        seat: int | None = None,
     ) -> str | None:
         queendomino, before, after = _queendomino(game), _state(before), _state(after)
         return _describe(queendomino, before, action, after, names)
