@@ -207,7 +207,7 @@ def test_dynasty_game_breaking_a_rule_is_named(
     ("change", "why"),
     [
         ({"format": "kingdomkit-record/9"}, "unknown record format 'kingdomkit-record/9'"),
-        ({"game": "chess"}, "unknown game 'chess' (known games: kingdomino, kingdoms, queendomino)"),
+        ({"game": "chess"}, "unknown game 'chess' (known games: kingdomino, kingdoms"),
         ({"options": {"players": 2, "dragons": True}}, "unknown Kingdomino option 'dragons'"),
         ({"options": {"players": 9}}, "2 to 4 players, not 9"),
         ({"players": "ann"}, "'players' field has the wrong type"),

@@ -386,7 +386,8 @@ class Kingdoms(Game[KingdomsState]):
             + " ".join(f"{chr(65 + p)}:{g}" for p, g in enumerate(state.gold))
         ]
         lines.append(board_to_notation(state.board))
-        return "\n".join(lines) + f"\nsupply: {supply_size(seen)} tiles"
+        size = supply_size(seen)
+        return "\n".join(lines) + f"\nsupply: {size} tile{'' if size == 1 else 's'}"
 
 
 def supply_size(state: KingdomsState) -> int:
