@@ -581,8 +581,11 @@ def _listed(numbers: Sequence[int]) -> str:
 
 
 def _example_space(seen: KingdomsState) -> int:
+    """An empty space to show in examples; not in column c when it can be helped, since
+    `c3 c3` (a rank-3 castle on c3) reads like a typo."""
     empties = [space for space, square in enumerate(seen.board) if square == bd.EMPTY]
-    return empties[len(empties) // 2] if empties else 0
+    clear = [space for space in empties if space % bd.COLUMNS != 2] or empties
+    return clear[len(clear) // 2] if clear else 0
 
 
 # -- moves as people type them -------------------------------------------------------------------
