@@ -306,12 +306,15 @@ def test_ctrl_c_saves_the_record(
     assert replay_record(read_record(path)).actions
 
 
-def test_end_of_real_stdin_is_clean(tmp_path: Path) -> None:
+def play_from_real_stdin(game: str, tmp_path: Path, typed: str) -> str:
+    """`kingdomkit play GAME` in a subprocess that reads `typed` and then the end of its
+    input: it must stop cleanly, without colour codes (stdout is no terminal), and save a
+    record that replays. Returns what it printed."""
     path = tmp_path / "game.json"
-    command = [sys.executable, "-m", "kingdomkit", "play", "kingdomino", "--players", "2"]
+    command = [sys.executable, "-m", "kingdomkit", "play", game, "--players", "2"]
     result = subprocess.run(
         [*command, "--seed", "2", "--record", str(path)],
-        input="?\nhelp\n",
+        input=typed,
         capture_output=True,
         text=True,
         timeout=60,
@@ -319,8 +322,29 @@ def test_end_of_real_stdin_is_clean(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     assert "Input ended" in result.stdout
-    assert "\x1b[" not in result.stdout  # no colour codes when stdout is not a terminal
-    assert replay_record(read_record(path)).actions
+    assert "\x1b[" not in result.stdout
+    replay_record(read_record(path))
+    return result.stdout
+
+
+def assert_refused_in_one_line(person: Person, bad_input: dict[str, dict[str, str]]) -> None:
+    """Each bad answer of `bad_input` (prompt word -> answer -> message) got its message in
+    one line, and the same prompt again; the game went on to its end."""
+    replies: dict[tuple[str, str], int] = {}
+    for index, (prompt, answer, _) in enumerate(person.exchanges):
+        replies.setdefault((prompt.split()[0], answer), index)
+    for kind, bad in bad_input.items():
+        for answer, message in bad.items():
+            index = replies[(kind, answer)]
+            prompt, _, printed = person.exchanges[index]
+            assert message in printed, (answer, printed)
+            assert len(printed.strip().splitlines()) == 1, printed
+            assert person.exchanges[index + 1][0] == prompt
+    assert "Game over" in person.transcript and "Traceback" not in person.transcript
+
+
+def test_end_of_real_stdin_is_clean(tmp_path: Path) -> None:
+    play_from_real_stdin("kingdomino", tmp_path, "?\nhelp\n")
 
 
 # -- bad options -------------------------------------------------------------------------------

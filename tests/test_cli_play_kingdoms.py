@@ -8,8 +8,6 @@ import builtins
 import io
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,7 +43,7 @@ from kingdomkit.games.kingdoms.terminal import (
     space_label,
 )
 from kingdomkit.games.kingdoms.tiles import LABELS, TYPES
-from test_cli_play import Person
+from test_cli_play import Person, assert_refused_in_one_line, play_from_real_stdin
 
 UI = TerminalUI()
 GAME = Kingdoms({"players": 2})
@@ -260,35 +258,13 @@ def test_bad_input_gets_a_one_line_message_and_the_same_prompt(
     scripted["move"].append("draw")
     person = Person(capsys, scripted)
     assert run_play(monkeypatch, person, "--players", "2", "--bots", "random", "--seed", "3") == 0
-    replies: dict[tuple[str, str], int] = {}
-    for index, (prompt, answer, _) in enumerate(person.exchanges):
-        replies.setdefault((prompt.split()[0], answer), index)
-    for kind, bad in BAD_INPUT.items():
-        for answer, message in bad.items():
-            index = replies[(kind, answer)]
-            prompt, _, printed = person.exchanges[index]
-            assert message in printed, (answer, printed)
-            assert len(printed.strip().splitlines()) == 1, printed
-            assert person.exchanges[index + 1][0] == prompt
-    assert "Game over" in person.transcript and "Traceback" not in person.transcript
+    assert_refused_in_one_line(person, BAD_INPUT)
 
 
 def test_end_of_real_stdin_is_clean(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    command = [sys.executable, "-m", "kingdomkit", "play", "kingdoms", "--players", "2"]
-    result = subprocess.run(
-        [*command, "--seed", "2", "--record", str(path)],
-        input="?\nhelp\ndraw\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stdout + result.stderr
-    assert "Input ended" in result.stdout
-    assert "columns a to f, rows 1 to 5" in result.stdout  # the help
-    assert "\x1b[" not in result.stdout
-    assert replay_record(read_record(path)).actions
+    out = play_from_real_stdin("kingdoms", tmp_path, "?\nhelp\ndraw\n")
+    assert "?" in out
+    assert "columns a to f, rows 1 to 5" in out  # the help
 
 
 # -- what the person may see ----------------------------------------------------------------------

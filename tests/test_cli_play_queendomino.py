@@ -7,8 +7,6 @@ from __future__ import annotations
 import builtins
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,7 +34,7 @@ from kingdomkit.games.queendomino.rules import (
     QueendominoState,
 )
 from kingdomkit.games.queendomino.terminal import TerminalUI, move_text
-from test_cli_play import Person
+from test_cli_play import Person, assert_refused_in_one_line, play_from_real_stdin
 
 UI = TerminalUI()
 OPTIONAL_STEPS = ("knight", "build", "burn")
@@ -176,34 +174,12 @@ def test_bad_input_gets_a_one_line_message_and_the_same_prompt(
     scripted = {kind: list(bad) for kind, bad in BAD_INPUT.items()}
     person = Person(capsys, scripted)
     assert run_play(monkeypatch, person, "--players", "2", "--bots", "random", "--seed", "3") == 0
-    replies: dict[tuple[str, str], int] = {}
-    for index, (prompt, answer, _) in enumerate(person.exchanges):
-        replies.setdefault((prompt.split()[0], answer), index)
-    for kind, bad in BAD_INPUT.items():
-        for answer, message in bad.items():
-            index = replies[(kind, answer)]
-            prompt, _, printed = person.exchanges[index]
-            assert message in printed, (answer, printed)
-            assert len(printed.strip().splitlines()) == 1, printed
-            assert person.exchanges[index + 1][0] == prompt
-    assert "Game over" in person.transcript and "Traceback" not in person.transcript
+    assert_refused_in_one_line(person, BAD_INPUT)
 
 
 def test_end_of_real_stdin_is_clean(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    command = [sys.executable, "-m", "kingdomkit", "play", "queendomino", "--players", "2"]
-    result = subprocess.run(
-        [*command, "--seed", "2", "--record", str(path)],
-        input="?\nhelp\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stdout + result.stderr
-    assert "Input ended" in result.stdout
-    assert "\x1b[" not in result.stdout
-    assert "claim:  the number of a domino" in result.stdout  # the help text
+    out = play_from_real_stdin("queendomino", tmp_path, "?\nhelp\n")
+    assert "?" in out
 
 
 # -- a scripted turn -------------------------------------------------------------------------------

@@ -34,6 +34,17 @@ S = TypeVar("S")
 Event = dict[str, Any]
 
 
+T = TypeVar("T")
+
+
+def narrowed(value: object, kind: type[T]) -> T:
+    """`value` as a `kind`, for code written for one game that is handed something else (a
+    programming error, never a person's): TypeError naming both."""
+    if not isinstance(value, kind):
+        raise TypeError(f"expected a {kind.__name__}, not {value!r}")
+    return value
+
+
 class KingdomkitError(Exception):
     """Base of every error kingdomkit raises on purpose; its message is meant for a person."""
 

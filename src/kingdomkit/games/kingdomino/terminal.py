@@ -30,7 +30,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError
+from kingdomkit.core.protocol import Game, IllegalActionError, narrowed
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell, Geometry
 from kingdomkit.games.kingdomino.kingdom import Kingdom, square
@@ -721,15 +721,11 @@ def _decided_by(game: Kingdomino, state: KingdominoState) -> str:
 
 # -- narrowing -------------------------------------------------------------------------------
 def _kingdomino(game: Game[Any]) -> Kingdomino:
-    if not isinstance(game, Kingdomino):
-        raise TypeError(f"the Kingdomino terminal cannot show {game!r}")
-    return game
+    return narrowed(game, Kingdomino)
 
 
 def _state(state: Any) -> KingdominoState:
-    if not isinstance(state, KingdominoState):
-        raise TypeError(f"not a Kingdomino state: {state!r}")
-    return state
+    return narrowed(state, KingdominoState)
 
 
 __all__ = [

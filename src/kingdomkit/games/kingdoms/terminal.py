@@ -44,7 +44,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Event, Game, IllegalActionError
+from kingdomkit.core.protocol import Event, Game, IllegalActionError, narrowed
 from kingdomkit.games.kingdomino.terminal import FREE_STYLE, PLAYER_COLOURS
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
@@ -864,15 +864,11 @@ def _actor_view(game: Kingdoms, state: KingdomsState) -> KingdomsState:
 
 
 def _kingdoms(game: Game[Any]) -> Kingdoms:
-    if not isinstance(game, Kingdoms):
-        raise TypeError(f"the Kingdoms terminal cannot show {game!r}")
-    return game
+    return narrowed(game, Kingdoms)
 
 
 def _state(state: Any) -> KingdomsState:
-    if not isinstance(state, KingdomsState):
-        raise TypeError(f"not a Kingdoms state: {state!r}")
-    return state
+    return narrowed(state, KingdomsState)
 
 
 __all__ = [

@@ -35,7 +35,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError
+from kingdomkit.core.protocol import Game, IllegalActionError, narrowed
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell
 from kingdomkit.games.kingdomino.terminal import (
@@ -981,15 +981,11 @@ def _points(score: int) -> str:
 
 # -- narrowing -------------------------------------------------------------------------------
 def _queendomino(game: Game[Any]) -> Queendomino:
-    if not isinstance(game, Queendomino):
-        raise TypeError(f"the Queendomino terminal cannot show {game!r}")
-    return game
+    return narrowed(game, Queendomino)
 
 
 def _state(state: Any) -> QueendominoState:
-    if not isinstance(state, QueendominoState):
-        raise TypeError(f"not a Queendomino state: {state!r}")
-    return state
+    return narrowed(state, QueendominoState)
 
 
 __all__ = [
