@@ -82,9 +82,12 @@ def replay_actions(game: Game[Any], actions: Sequence[int], checked: bool = True
     return state
 
 
-def random_playout(game: Game[Any], rng: random.Random, state: Any = None) -> Any:
+def random_playout(
+    game: Game[Any], rng: random.Random, state: Any = None, on_step: StepHook | None = None
+) -> Any:
     """The terminal state reached from `state` (default: the start) with uniformly random
-    decisions and chance drawn by its odds, all from `rng` (benchmarks and tests)."""
+    decisions and chance drawn by its odds, all from `rng` (benchmarks and tests);
+    `on_step(before, action, after)` sees every step."""
     if state is None:
         state = game.initial_state()
     current_player = game.current_player
@@ -97,4 +100,7 @@ def random_playout(game: Game[Any], rng: random.Random, state: Any = None) -> An
         else:
             legal = game.legal_actions(state)
             action = legal[int(rng.random() * len(legal))]
-        state = game.apply(state, action)
+        after = game.apply(state, action)
+        if on_step is not None:
+            on_step(state, action, after)
+        state = after

@@ -10,9 +10,10 @@ import random
 from typing import Any
 
 from kingdomkit.core.benchmark import Benchmark
+from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import Domino
-from kingdomkit.games.kingdomino.rules import PLACE, Kingdomino
+from kingdomkit.games.kingdomino.rules import PLACE, Kingdomino, KingdominoState
 
 PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
 PROTOCOL_TARGET = 1_000.0
@@ -26,19 +27,14 @@ def sample_positions(
     rng = random.Random(seed)
     placements: list[tuple[kd.Kingdom, Domino]] = []
     finished: list[kd.Kingdom] = []
+
+    def keep_placement(before: KingdominoState, action: int, after: KingdominoState) -> None:
+        if before.phase == PLACE:
+            player = game.current_player(before)
+            placements.append((before.kingdoms[player], game.acting_domino(before)))
+
     for _ in range(games):
-        state = game.initial_state()
-        while not game.is_terminal(state):
-            if game.is_chance(state):
-                action = game.sample_chance(state, rng)
-            else:
-                if state.phase == PLACE:
-                    player = game.current_player(state)
-                    placements.append((state.kingdoms[player], game.acting_domino(state)))
-                legal = game.legal_actions(state)
-                action = legal[rng.randrange(len(legal))]
-            state = game.apply(state, action)
-        finished.extend(state.kingdoms)
+        finished.extend(random_playout(game, rng, on_step=keep_placement).kingdoms)
     return game, placements, finished
 
 

@@ -16,6 +16,7 @@ the flood fill starts from crowned squares only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from kingdomkit.games.kingdomino.dominoes import TERRAINS, Domino
@@ -123,6 +124,18 @@ def place(geo: Geometry, kingdom: Kingdom, domino: Domino, cell1: Cell, cell2: C
         (*kingdom.placed, (domino.number, cell1, cell2)),
         kingdom.discarded,
     )
+
+
+def best_gain(
+    geo: Geometry, kingdom: Kingdom, domino: Domino, score: Callable[[Kingdom], int], base: int
+) -> int:
+    """The most that placing `domino` adds to `score(kingdom)` (= `base`); 0 if it fits
+    nowhere. Greedy evaluations of both games value a claimed domino this way."""
+    best = 0
+    for code in legal_placements(geo, kingdom, domino):
+        cell1, cell2 = decode_placement(geo, code)
+        best = max(best, score(place(geo, kingdom, domino, cell1, cell2)) - base)
+    return best
 
 
 def discard(kingdom: Kingdom, domino: Domino) -> Kingdom:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.protocol import Event, Game, RecordError
-from kingdomkit.games.kingdomino.dominoes import NUM_DOMINOES, TERRAINS
+from kingdomkit.games.kingdomino.dominoes import NUM_DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.state import CLAIM, DRAW, ORDER, OVER, PLACE, KingdominoState
 
 if TYPE_CHECKING:
@@ -74,10 +74,16 @@ def event_actions(game: Kingdomino, state: KingdominoState, event: Event) -> lis
 def canonical_event(game: Kingdomino, state: KingdominoState, event: Event) -> Event:
     """A domino with two like squares may be written facing left or up; the engine
     writes it facing right or down, square 1 first."""
-    cells = event.get("cells")
-    if event.get("type") != "place" or state.phase != PLACE or not isinstance(cells, list):
+    if event.get("type") != "place" or state.phase != PLACE:
         return event
-    if not game.acting_domino(state).symmetric or len(cells) != 2:
+    return placement_in_order(event, game.acting_domino(state))
+
+
+def placement_in_order(event: Event, domino: Domino) -> Event:
+    """The `place` event of `domino` with its cells as the engine writes them: for a domino
+    with two like squares, the cell facing right or down first (Queendomino's too)."""
+    cells = event.get("cells")
+    if not domino.symmetric or not isinstance(cells, list) or len(cells) != 2:
         return event
     first, second = cells
     if isinstance(first, list) and isinstance(second, list) and second < first:

@@ -353,13 +353,7 @@ class Kingdomino(Game[KingdominoState]):
 
     def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
         """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
-        geo = self.geo
-        best = 0
-        for code in kd.legal_placements(geo, kingdom, domino):
-            cell1, cell2 = kd.decode_placement(geo, code)
-            gain = self.kingdom_score(kd.place(geo, kingdom, domino, cell1, cell2)) - base
-            best = max(best, gain)
-        return best
+        return kd.best_gain(self.geo, kingdom, domino, self.kingdom_score, base)
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -10,9 +10,9 @@ import random
 from typing import Any
 
 from kingdomkit.core.benchmark import Benchmark
-from kingdomkit.core.protocol import TERMINAL
+from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdoms import board as bd
-from kingdomkit.games.kingdoms.rules import Kingdoms
+from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 
 PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
 PROTOCOL_TARGET = None  # no target set (issue 4)
@@ -21,19 +21,14 @@ PROTOCOL_TARGET = None  # no target set (issue 4)
 def full_boards(game: Kingdoms, games: int, seed: int = 0) -> list[tuple[int, ...]]:
     """The board of every epoch of `games` random games, as it stood when it was scored."""
     rng = random.Random(seed)
-    boards = []
+    boards: list[tuple[int, ...]] = []
+
+    def keep_scored(before: KingdomsState, action: int, after: KingdomsState) -> None:
+        if after.epoch != before.epoch or game.is_terminal(after):
+            boards.append(game.placed_board(before, action))
+
     for _ in range(games):
-        state = game.initial_state()
-        while (player := game.current_player(state)) != TERMINAL:
-            if player < 0:
-                action = game.sample_chance(state, rng)
-            else:
-                legal = game.legal_actions(state)
-                action = legal[int(rng.random() * len(legal))]
-            after = game.apply(state, action)
-            if after.epoch != state.epoch or game.is_terminal(after):
-                boards.append(game.placed_board(state, action))
-            state = after
+        random_playout(game, rng, on_step=keep_scored)
     return boards
 
 

@@ -236,8 +236,8 @@ def _parse_knight(game: Queendomino, state: QueendominoState, verb: str, args: l
 def _parse_site(game: Queendomino, state: QueendominoState, verb: str, args: list[str]) -> int:
     if verb in ("at", "site", "on") and len(args) == 1:
         point = _point(args[0])
-    elif len(words := [verb, *args]) == 1 and "," in words[0]:
-        point = _point(words[0])
+    elif not args and "," in verb:  # the bare "x,y"
+        point = _point(verb)
     else:
         raise IllegalActionError(f"choose the square: {_due(game, state)}")
     try:

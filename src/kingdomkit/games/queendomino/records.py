@@ -27,10 +27,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.protocol import Event, Game, RecordError
+from kingdomkit.games.kingdomino.records import placement_in_order
 from kingdomkit.games.queendomino import codec
 from kingdomkit.games.queendomino.dominoes import (
     BOX_NAMES,
     BOX_SIZE,
+    DOMINOES,
     TERRAINS,
     domino_id,
     printed,
@@ -290,17 +292,9 @@ def _why_skipped(game: Queendomino, state: QueendominoState, kind: str) -> str:
 def canonical_event(game: Queendomino, state: QueendominoState, event: Event) -> Event:
     """A domino with two like squares may be written facing left or up; the engine writes
     it facing right or down, square 1 first."""
-    cells = event.get("cells")
-    if event.get("type") != "place" or state.phase != PLACE or not isinstance(cells, list):
+    if event.get("type") != "place" or state.phase != PLACE:
         return event
-    from kingdomkit.games.queendomino.dominoes import DOMINOES
-
-    if not DOMINOES[state.placing[state.turn]].symmetric or len(cells) != 2:
-        return event
-    first, second = cells
-    if isinstance(first, list) and isinstance(second, list) and second < first:
-        return {**event, "cells": [second, first]}
-    return event
+    return placement_in_order(event, DOMINOES[state.placing[state.turn]])
 
 
 def result(game: Queendomino, state: QueendominoState) -> dict[str, Any]:

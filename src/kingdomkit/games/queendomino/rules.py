@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from kingdomkit.core.protocol import (
@@ -57,7 +58,6 @@ from kingdomkit.core.protocol import (
     KingdomkitError,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino.dominoes import Domino
 from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry
 from kingdomkit.games.queendomino import codec, records
 from kingdomkit.games.queendomino import scoring as sc
@@ -529,19 +529,12 @@ class Queendomino(Game[QueendominoState]):
                 if self.realm_of[owner] == r
             ]
         if pending:
-            base = kd.territory_score(self.geo, realm.kingdom)
+            geo, kingdom = self.geo, realm.kingdom
+            base = kd.territory_score(geo, kingdom)
+            score = partial(kd.territory_score, geo)
             for domino in pending:
-                value += self.best_gain(realm.kingdom, DOMINOES[domino], base)
+                value += kd.best_gain(geo, kingdom, DOMINOES[domino], score, base)
         return value
-
-    def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
-        geo = self.geo
-        best = 0
-        for code in kd.legal_placements(geo, kingdom, domino):
-            cell1, cell2 = kd.decode_placement(geo, code)
-            gain = kd.territory_score(geo, kd.place(geo, kingdom, domino, cell1, cell2)) - base
-            best = max(best, gain)
-        return best
 
     # -- reading and writing actions, records: codec.py and records.py, whose functions take
     # the game first, so that they serve as its methods ------------------------------------
