@@ -1,29 +1,52 @@
 """Bots, written once against the protocol; each works for every registered game.
 
-A bot is an `Agent`: `act(game, state, rng) -> action`. `make_bot("greedy")` builds one by
-name; `BOTS` lists the names the command line accepts.
+A bot is an `Agent`: `act(game, state, rng) -> action`. `make_bot("greedy")` builds one from
+a spec (spec.py: a name with `:key=value` settings); `BOTS` lists the names the command line
+accepts, each with a factory that reads its settings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 
-from kingdomkit.bots.greedy import GreedyBot
+from kingdomkit.bots.greedy import GreedyBot, GreedyPlacementBot
 from kingdomkit.bots.random_bot import RandomBot
+from kingdomkit.bots.spec import BotFactory, BotSpec, Settings, parse_spec
 from kingdomkit.core.driver import Agent
 from kingdomkit.core.protocol import OptionError
 
-BOTS: dict[str, Callable[[], Agent]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
+
+def _plain(bot: type[RandomBot] | type[GreedyBot] | type[GreedyPlacementBot]) -> BotFactory:
+    def factory(settings: Mapping[str, str]) -> Agent:
+        Settings(bot.name, settings).done()
+        return bot()
+
+    return factory
+
+
+BOTS: dict[str, BotFactory] = {
+    "random": _plain(RandomBot),
+    "greedy": _plain(GreedyBot),
+    "greedy-placement": _plain(GreedyPlacementBot),
 }
 
 
-def make_bot(name: str) -> Agent:
+def make_bot(text: str) -> Agent:
+    """The bot a spec names, e.g. `greedy` or `uct:playouts=500`; OptionError if unknown."""
+    spec = parse_spec(text)
     try:
-        return BOTS[name]()
+        factory = BOTS[spec.name]
     except KeyError:
-        raise OptionError(f"unknown bot {name!r} (known bots: {', '.join(BOTS)})") from None
+        raise OptionError(f"unknown bot {spec.name!r} (known bots: {', '.join(BOTS)})") from None
+    return factory(dict(spec.settings))
 
 
-__all__ = ["BOTS", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "BotSpec",
+    "GreedyBot",
+    "GreedyPlacementBot",
+    "RandomBot",
+    "make_bot",
+    "parse_spec",
+]

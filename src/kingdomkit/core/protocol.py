@@ -194,6 +194,20 @@ class Game(ABC, Generic[S]):
         The default is the player's score."""
         return self.scores(state)[player]
 
+    def is_draft(self, state: S) -> bool:
+        """True when the player to act picks what it will have later rather than changing its
+        position now (Kingdomino's claims); the "greedy placement, random draft" bot plays
+        these at random. The default: no decision is a draft."""
+        return False
+
+    def accelerator(self) -> Any:
+        """A compiled playout kernel for this configured game, or None (the default, and the
+        answer whenever the compiled extra is not installed). It offers
+        `playouts(state, policy, player, epsilon, count, seed) -> (scores, returns)`, two
+        count x players arrays, playing exactly as `kingdomkit.bots.playouts` would from
+        the same stream of `kingdomkit.core.rng.SplitMix64(seed)` uniforms."""
+        return None
+
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state

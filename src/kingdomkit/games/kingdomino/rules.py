@@ -325,6 +325,10 @@ class Kingdomino(Game[KingdominoState]):
         return leaders, "crowns" if len(leaders) == 1 else "shared"
 
     # -- heuristics for bots ---------------------------------------------------------------
+    def is_draft(self, state: KingdominoState) -> bool:
+        """Claiming a domino of the new line is the draft (rulebook D2)."""
+        return state.phase == CLAIM
+
     def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:
         """A turn is: place, then claim (rulebook D1, D2)."""
         return before.phase == PLACE and after.phase == CLAIM

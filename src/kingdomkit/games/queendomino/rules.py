@@ -501,6 +501,10 @@ class Queendomino(Game[QueendominoState]):
         return leaders, "largest_territory" if len(leaders) == 1 else "shared"
 
     # -- heuristics for bots ---------------------------------------------------------------
+    def is_draft(self, state: QueendominoState) -> bool:
+        """Claiming a domino of the new line is the draft (rulebook D2)."""
+        return state.phase == CLAIM
+
     def turn_continues(self, before: QueendominoState, after: QueendominoState) -> bool:
         """A greedy bot looks ahead over a placement and its knights, or a building and its
         square; each other step is valued on its own (see `evaluate`)."""
