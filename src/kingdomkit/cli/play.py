@@ -31,7 +31,7 @@ from rich.text import Text
 
 from kingdomkit.bots import BOTS, make_bot
 from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
-from kingdomkit.core.driver import Agent, chance_rng, seat_rng
+from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
 from kingdomkit.core.protocol import (
     CHANCE,
     Game,
@@ -281,6 +281,7 @@ class Session:
                 action = self.ask()
             else:
                 action = agent.act(game, state, self.rngs[player])
+            notify_decision(self.agents, game, player, action)
         after = game.apply(state, action)
         self.note(state, action, after, player)
         self.actions.append(action)

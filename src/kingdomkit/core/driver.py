@@ -16,9 +16,21 @@ from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 
 class Agent(Protocol):
-    """Anything that picks a legal action for the player to act."""
+    """Anything that picks a legal action for the player to act.
+
+    An agent may also define `observe(game, player, action)`: drivers call it after every
+    decision of any player (never for chance, whose outcomes may be secret), so that a search
+    can keep its tree from one move to the next; `notify_decision` does the calling."""
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int: ...
+
+
+def notify_decision(agents: Sequence[Any], game: Game[Any], player: int, action: int) -> None:
+    """Tell every agent that has an `observe` method that `player` played `action`."""
+    for agent in agents:
+        observe = getattr(agent, "observe", None)
+        if observe is not None:
+            observe(game, player, action)
 
 
 def chance_rng(seed: int) -> random.Random:
@@ -65,6 +77,7 @@ def play(
             action = game.sample_chance(state, chance)
         else:
             action = agents[player].act(game, state, seats[player])
+            notify_decision(agents, game, player, action)
         after = game.apply(state, action)
         if on_step is not None:
             on_step(state, action, after)

@@ -1,0 +1,1 @@
+"""Tournaments between bots: schedules, paired deals, statistics, ratings and charts."""
