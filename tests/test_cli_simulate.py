@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -9,6 +10,21 @@ import pytest
 
 from kingdomkit.cli.main import main
 from kingdomkit.core.record import read_record, replay_record
+
+# The compiled kernel's figures, measured when numba is installed (the `fast` extra).
+COMPILED_FIGURES = (
+    [
+        "kingdomino compiled random 4-player games",
+        "kingdomino compiled legal-placement lists",
+        "kingdomino compiled full-kingdom scorings",
+        *(
+            f"kingdomino compiled {policy} playouts (first 4-player decision)"
+            for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
+        ),
+    ]
+    if importlib.util.find_spec("numba")
+    else []
+)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -110,6 +126,7 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "kingdomino random 4-player games (simulate)",
         "kingdomino legal-placement lists",
         "kingdomino full-kingdom scorings",
+        *COMPILED_FIGURES,
         "kingdoms random 4-player games (protocol)",
         "kingdoms random 4-player games (simulate)",
         "kingdoms whole-board epoch scorings",

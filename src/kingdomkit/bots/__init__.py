@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kingdomkit.bots.flat_mc import FlatMonteCarloBot, flat_mc_factory
 from kingdomkit.bots.greedy import GreedyBot, GreedyPlacementBot
+from kingdomkit.bots.levels import LEVELS
+from kingdomkit.bots.mcts import TreeBot, mcts_factory
 from kingdomkit.bots.random_bot import RandomBot
 from kingdomkit.bots.spec import BotFactory, BotSpec, Settings, parse_spec
+from kingdomkit.bots.uct import uct_factory, uct_pb_factory
 from kingdomkit.core.driver import Agent
 from kingdomkit.core.protocol import OptionError
 
@@ -28,7 +32,22 @@ BOTS: dict[str, BotFactory] = {
     "random": _plain(RandomBot),
     "greedy": _plain(GreedyBot),
     "greedy-placement": _plain(GreedyPlacementBot),
+    "flat-mc": flat_mc_factory,
+    "uct": uct_factory,
+    "uct-pb": uct_pb_factory,
+    "mcts": mcts_factory,
 }
+
+
+def _level(name: str, spec_text: str) -> BotFactory:
+    def factory(settings: Mapping[str, str]) -> Agent:
+        Settings(name, settings).done()
+        return make_bot(spec_text)
+
+    return factory
+
+
+BOTS.update({name: _level(name, spec_text) for name, spec_text in LEVELS.items()})
 
 
 def make_bot(text: str) -> Agent:
@@ -44,9 +63,11 @@ def make_bot(text: str) -> Agent:
 __all__ = [
     "BOTS",
     "BotSpec",
+    "FlatMonteCarloBot",
     "GreedyBot",
     "GreedyPlacementBot",
     "RandomBot",
+    "TreeBot",
     "make_bot",
     "parse_spec",
 ]

@@ -27,6 +27,7 @@ Versions: 1, the first.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -358,6 +359,21 @@ class Kingdomino(Game[KingdominoState]):
     def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
         """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
         return kd.best_gain(self.geo, kingdom, domino, self.kingdom_score, base)
+
+    def accelerator(self) -> Any:
+        """The compiled playout kernel for this configured game (accelerator.py), made once
+        and kept; None without numba and numpy, or when KINGDOMKIT_COMPILED=0. Every option
+        set is supported, dynasty included."""
+        if os.environ.get("KINGDOMKIT_COMPILED") == "0":
+            return None
+        if "_accelerator" not in self.__dict__:
+            try:
+                from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
+            except ImportError:
+                self.__dict__["_accelerator"] = None
+            else:
+                self.__dict__["_accelerator"] = KingdominoAccelerator(self)
+        return self.__dict__["_accelerator"]
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -1,0 +1,172 @@
+"""A tournament's output directory, and how an interrupted tournament resumes.
+
+    DIR/arena.json     the configuration; another tournament in DIR is refused (unless force)
+    DIR/games.jsonl    one line per finished game (outcome.py), appended, flushed and
+                       fsync'd as each game ends
+    DIR/results.json, results.csv, games.csv, ratings.png, scores.png   written at the end
+
+Running the same command again reads games.jsonl and plays only the games missing from it, so
+an interrupted run loses at most the games in flight. The number of deals is not part of the
+configuration: raising it extends a tournament. A last line cut short (the run was killed in
+the middle of a write) is dropped and cut from the file; any other bad line is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from kingdomkit.arena.outcome import Outcome
+from kingdomkit.arena.schedule import GameKey, Tournament
+from kingdomkit.core.protocol import KingdomkitError, RecordError
+
+FORMAT = "kingdomkit-arena/1"
+CONFIG = "arena.json"
+GAMES = "games.jsonl"
+
+
+def prepare(out: Path, tournament: Tournament, force: bool = False) -> dict[GameKey, Outcome]:
+    """Make `out` ready for `tournament` and return the games it already holds (by key).
+
+    KingdomkitError if `out` cannot be written or holds another tournament (unless `force`,
+    which forgets the games there); RecordError if games.jsonl is corrupted."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise KingdomkitError(f"cannot use {out} for the tournament: {_reason(error)}") from None
+    config = out / CONFIG
+    games = out / GAMES
+    if config.exists() and not force:
+        _check_config(config, tournament)
+    elif force or not games.exists():
+        _remove(games)
+    elif games.exists():
+        raise KingdomkitError(
+            f"{games} has no {CONFIG} beside it; use another --out or --force to start over"
+        )
+    _write_json(config, {"format": FORMAT, **tournament.to_json()})
+    return read_games(games, tournament)
+
+
+def _check_config(config: Path, tournament: Tournament) -> None:
+    try:
+        stored = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise KingdomkitError(
+            f"{config} is unreadable ({_reason(error)}); use another --out or --force"
+        ) from None
+    if not isinstance(stored, dict) or stored.get("format") != FORMAT:
+        raise KingdomkitError(
+            f"{config} is not a kingdomkit tournament; use another --out or --force"
+        )
+    for name, value in tournament.identity().items():
+        if stored.get(name) != value:
+            raise KingdomkitError(
+                f"{config.parent} holds another tournament ({name} there: "
+                f"{json.dumps(stored.get(name))}, here: {json.dumps(value)}); "
+                "use another --out, or --force to start over"
+            )
+
+
+def read_games(path: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
+    """The outcomes in games.jsonl (none if absent), checked against the schedule; a last
+    line without its newline is dropped and cut from the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise KingdomkitError(f"cannot read {path}: {_reason(error)}") from None
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) < len(data):
+        _truncate(path, len(complete))
+    outcomes: dict[GameKey, Outcome] = {}
+    for number, line in enumerate(complete.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            outcome = Outcome.from_json(json.loads(line))
+            _check_scheduled(outcome, tournament)
+        except (ValueError, RecordError) as error:
+            raise RecordError(
+                f"{path} line {number} is corrupted ({error}); delete that line to play its "
+                "game again, or use --force to start over"
+            ) from None
+        outcomes.setdefault(outcome.key, outcome)
+    return outcomes
+
+
+def _check_scheduled(outcome: Outcome, tournament: Tournament) -> None:
+    scheduled = tournament.scheduled(outcome.key)
+    if scheduled is None:
+        raise RecordError(f"no game {outcome.key} in the schedule")
+    if scheduled.seed != outcome.seed or scheduled.seats != outcome.seats:
+        raise RecordError(f"game {outcome.key} is not the one scheduled")
+
+
+class GameLog:
+    """games.jsonl opened for appending: every outcome is on disk before the next one."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = out / GAMES
+        try:
+            self.file: IO[str] = self.path.open("a", encoding="utf-8")
+        except OSError as error:
+            raise KingdomkitError(f"cannot write {self.path}: {_reason(error)}") from None
+
+    def append(self, outcome: Outcome) -> None:
+        self.file.write(outcome.to_line())
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __enter__(self) -> GameLog:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a whole output file through a temporary, so a reader never sees half of it."""
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError as error:
+        raise KingdomkitError(f"cannot write {path}: {_reason(error)}") from None
+
+
+def _write_json(path: Path, data: Any) -> None:
+    write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def _truncate(path: Path, size: int) -> None:
+    try:
+        with path.open("r+b") as file:
+            file.truncate(size)
+    except OSError as error:
+        raise KingdomkitError(f"cannot repair {path}: {_reason(error)}") from None
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as error:
+        raise KingdomkitError(f"cannot remove {path}: {_reason(error)}") from None
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)

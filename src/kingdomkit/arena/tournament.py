@@ -1,0 +1,66 @@
+"""A tournament from start to finish: check the bots, resume, play what is missing, report.
+
+`play_tournament` is what `kingdomkit arena` runs; the `play` argument is one of the runners
+(runner.py) bound to its game and workers, so the same steps serve every way of playing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from kingdomkit.arena.extras import require
+from kingdomkit.arena.outcome import Outcome, close_agents
+from kingdomkit.arena.schedule import ScheduledGame, Tournament
+from kingdomkit.arena.store import GameLog, prepare
+from kingdomkit.bots import make_bot
+
+Play = Callable[[Sequence[ScheduledGame]], Iterator[Outcome]]
+
+
+def check_bots(specs: Sequence[str]) -> None:
+    """Build every bot once, so a bad spec fails here rather than in a worker."""
+    close_agents([make_bot(spec) for spec in specs])
+
+
+def play_tournament(
+    tournament: Tournament,
+    out: Path,
+    play: Play,
+    force: bool = False,
+    on_start: Callable[[int, int], None] | None = None,
+    on_game: Callable[[Outcome], None] | None = None,
+    resamples: int | None = None,
+) -> dict[str, Any]:
+    """Play the games of `tournament` not yet in `out`, then write and return the results.
+
+    `on_start(missing, total)` is called once the schedule is known, `on_game` after each
+    game is on disk."""
+    require("numpy", "the arena's statistics")
+    require("matplotlib", "the arena's charts")
+    from kingdomkit.arena.report import write_reports
+    from kingdomkit.arena.stats import BOOTSTRAP, summarize
+
+    check_bots(tournament.everyone)
+    done = prepare(out, tournament, force)
+    missing = [game for game in tournament.games() if game.key not in done]
+    if on_start is not None:
+        on_start(len(missing), tournament.total_games)
+    if missing:
+        with GameLog(out) as log:
+            games = play(missing)
+            try:
+                for outcome in games:
+                    log.append(outcome)
+                    done[outcome.key] = outcome
+                    if on_game is not None:
+                        on_game(outcome)
+            finally:
+                close = getattr(games, "close", None)
+                if close is not None:
+                    close()
+    outcomes = list(done.values())
+    results = summarize(tournament, outcomes, BOOTSTRAP if resamples is None else resamples)
+    write_reports(out, tournament, results, outcomes)
+    return results

@@ -1,0 +1,220 @@
+"""`mcts`: our strongest bot, and the turn handling shared with the paper's `uct`/`uct-pb`.
+
+Design (tree.py holds the search itself):
+
+- **Open-loop information-set MCTS over micro-actions.** The bot first takes its own view
+  (`game.view`) and searches only from determinisations of it (`resample`, fresh on every
+  iteration; Kingdomino and Queendomino have no secrets). Chance is sampled anew on every
+  iteration, so the tree holds decisions only and every unseen domino or tile is re-drawn.
+- **Progressive bias** from the game's heuristic (`evaluate` after the action, normalised over
+  the siblings; default W = 1) with **progressive widening** (`widen=1`: a node visited N
+  times has at most 1 + sqrt(N) children, opened best heuristic first): with a hundred
+  placements the heuristic picks which ones get tried, and the playouts correct it.
+- **Playouts** to the end, valued by `score=` (default relative points): `playout=auto` (the
+  default) plays greedy ones through the game's compiled kernel when it has one (Kingdomino:
+  about 1000 a second), `leaf=8` of them per new node in one call (a tree step in Python
+  costs more than a compiled playout), and random ones otherwise, one per node (`leaf=1`);
+  `depth=D` cuts them after D decisions and values the position with `evaluate` instead.
+- **Root parallelism** (`workers=N`): N - 1 helper processes (parallel.py) search the same
+  root with their own seeds and budget while the bot searches too; their trees are merged into
+  the bot's. The pool lives as long as the bot (`close()` stops it).
+- **Tree reuse** (`reuse=yes`, the default): drivers tell the bot every decision through
+  `observe`; at its next turn the bot walks its tree down the decisions seen since its last
+  one and searches on from that node. Any mismatch (another game, a decision the tree does not
+  have, no observe calls and a state that is not the expected one) starts a fresh tree.
+- **Budget per turn**: the search at a turn's first decision spends `time=` (default 1 s) or
+  `playouts=`; the turn's later micro-decisions are read from the same tree at once.
+
+`analyse(game, state, rng)` searches a position with the bot's budget, then gives every legal
+action at least a few iterations, and returns an `Analysis` (analysis.py).
+
+Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
+(default 1), widen= (default 1; 0 expands every child first), depth= (default none),
+leaf= (default 8 with a kernel, else 1), workers= (default 1), reuse=yes|no (yes).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from kingdomkit.bots.analysis import Analysis, analysis_of
+from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, read_budget
+from kingdomkit.bots.greedy import greedy_action
+from kingdomkit.bots.parallel import WorkerPool
+from kingdomkit.bots.rollout import AUTO, read_simulation
+from kingdomkit.bots.spec import Settings
+from kingdomkit.bots.tree import Node, Search, TreeConfig, merge
+from kingdomkit.core.driver import Agent
+from kingdomkit.core.protocol import Game
+
+DEFAULT_WIDEN = 1.0
+ANALYSIS_LEAST = 4  # iterations every legal root action gets in an analysis
+OBSERVED_LIMIT = 10_000
+
+
+class TreeBot:
+    """A tree search bot with a budget per turn (see the module card)."""
+
+    def __init__(
+        self,
+        name: str,
+        config: TreeConfig,
+        budget: Budget = DEFAULT_BUDGET,
+        workers: int = 1,
+        reuse: bool = False,
+    ) -> None:
+        self.name = name
+        self.config = config
+        self.budget = budget
+        self.workers = workers
+        self.reuse = reuse
+        self.pool: WorkerPool | None = None
+        self.root: Node | None = None  # the tree of the last search, at its root
+        self.last_iterations = 0
+        self._game: Game[Any] | None = None
+        self._player = -1
+        self._state: Any = None
+        self._action = -1
+        self._observed: list[tuple[int, int]] = []
+
+    # -- playing -------------------------------------------------------------------------
+    def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        player = game.current_player(state)
+        view = game.view(state, player)
+        srng = random.Random(rng.getrandbits(64))
+        continuing = self._continues(game, state)
+        node = self.advanced(game, state)
+        legal = game.legal_actions(state)
+        if continuing and node is not None:
+            action = node.best_action(legal, player)
+            if action is None:
+                action = greedy_action(game, game.resample(view, player, srng), srng)
+            return self._played(game, player, state, action, node)
+        search = self._search(game, view, player, srng, node if self.reuse else None)
+        action = search.root.best_action(legal, player)
+        if action is None:
+            action = greedy_action(game, game.resample(view, player, srng), srng)
+        return self._played(game, player, state, action, search.root)
+
+    def observe(self, game: Game[Any], player: int, action: int) -> None:
+        """A decision made by anyone (drivers call this); kept to advance the tree."""
+        if game is not self._game or len(self._observed) >= OBSERVED_LIMIT:
+            self._observed = [(-1, -1)]  # never matches: the next search starts afresh
+            return
+        self._observed.append((player, action))
+
+    def advanced(self, game: Game[Any], state: Any) -> Node | None:
+        """The node of the last search's tree that `state` is at, as far as the decisions
+        observed (or, without observe calls, the bot's own last action) tell; None when
+        anything does not match."""
+        if self.root is None or game is not self._game:
+            return None
+        if self._observed:
+            if self._observed[0] != (self._player, self._action):
+                return None
+            path = [action for _, action in self._observed]
+        elif state == game.apply(self._state, self._action):
+            path = [self._action]
+        else:
+            return None
+        if not self.reuse and not self._continues(game, state):
+            return None
+        node = self.root
+        for action in path:
+            child = node.children.get(action)
+            if child is None:
+                return None
+            node = child
+        return node
+
+    def _continues(self, game: Game[Any], state: Any) -> bool:
+        """Is `state` the next micro-decision of the turn the bot played last?"""
+        if game is not self._game or self._state is None:
+            return False
+        before = self._state
+        return bool(
+            game.turn_continues(before, state) and state == game.apply(before, self._action)
+        )
+
+    def _played(self, game: Game[Any], player: int, state: Any, action: int, root: Node) -> int:
+        self._game, self._player, self._state, self._action = game, player, state, action
+        self.root = root
+        self._observed = []
+        return action
+
+    # -- searching -----------------------------------------------------------------------
+    def _search(
+        self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
+    ) -> Search:
+        search = Search(game, player, self.config, root)
+        helpers = self._pool()
+        if helpers is not None:
+            seeds = [rng.getrandbits(64) for _ in range(helpers.size)]
+            helpers.start(game, view, player, self.config, self.budget, seeds)
+        self.last_iterations = search.run(view, rng, self.budget.start())
+        if helpers is not None:
+            for tree in helpers.collect():
+                merge(search.root, tree)
+        return search
+
+    def _pool(self) -> WorkerPool | None:
+        if self.workers <= 1:
+            return None
+        if self.pool is None:
+            self.pool = WorkerPool(self.workers - 1)
+        return self.pool
+
+    def close(self) -> None:
+        """Stop the helper processes, if any (the bot can still play: it starts new ones)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    # -- analysis ------------------------------------------------------------------------
+    def analyse(
+        self, game: Game[Any], state: Any, rng: random.Random, least: int = ANALYSIS_LEAST
+    ) -> Analysis:
+        """Every legal action of the player to act, estimated by a fresh search from the
+        player's view (analysis.py); each gets at least `least` iterations."""
+        player = game.current_player(state)
+        view = game.view(state, player)
+        srng = random.Random(rng.getrandbits(64))
+        search = self._search(game, view, player, srng, None)
+        base = game.resample(view, player, srng)
+        for action in game.legal_actions(base):
+            child = search.root.children.get(action)
+            for _ in range(least - (child.visits if child is not None else 0)):
+                search.iterate(view, srng, first=action)
+        return analysis_of(game, base, player, search.root)
+
+
+def _yes_no(read: Settings, key: str, default: bool) -> bool:
+    value = read.text(key, "yes" if default else "no", ("yes", "no"))
+    return value == "yes"
+
+
+def mcts_factory(settings: Mapping[str, str]) -> Agent:
+    read = Settings("mcts", settings)
+    playout, epsilon, score = read_simulation(read, AUTO, "relative")
+    budget = read_budget(read, Budget(seconds=1.0))
+    c = read.number("c", 0.6, low=-1e-12)
+    bias = read.number("bias", 1.0, low=-1e-12)
+    depth = read.integer("depth", None, low=0)
+    widen = read.number("widen", DEFAULT_WIDEN, low=-1e-12)
+    leaf = read.integer("leaf", None)
+    workers = read.integer("workers", 1)
+    reuse = _yes_no(read, "reuse", True)
+    read.done()
+    config = TreeConfig(
+        c=c or 0.0,
+        bias=bias or 0.0,
+        widen=widen or 0.0,
+        playout=playout,
+        epsilon=epsilon,
+        score=score,
+        depth=depth,
+        leaf=leaf,
+    )
+    return TreeBot("mcts", config, budget, workers or 1, reuse)

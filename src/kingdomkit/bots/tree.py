@@ -1,0 +1,234 @@
+"""The tree search behind `uct`, `uct-pb` and `mcts`: open-loop UCT over micro-actions.
+
+A node is a sequence of decisions from the root (chance outcomes are not part of the tree):
+every iteration starts from a fresh determinisation of the searcher's view (`resample`), walks
+down the tree sampling every chance node anew (so no sampled future is ever reused: unseen
+dominoes are re-drawn in every playout), adds one node, plays out, and backs the outcome up.
+As the legal actions can differ between determinisations, each child counts how often it was
+available (`avail`), and UCB uses that count (information-set MCTS).
+
+Selection at a node, for the player `p` to act, over the actions legal in this iteration:
+
+    q + c * sqrt(ln(avail) / n) + W * H / (n * (1 - q) + 1)
+
+with q the child's mean value for `p` normalised to [0, 1] (outcome.Normaliser), n its visits,
+and H the progressive (win) bias of Nijssen and Winands: the game's `evaluate` after the action,
+normalised over the siblings to [0, 1] (computed once per node). Unvisited children are tried
+first, in random order (plain UCT, `widen=0`), or, with progressive widening (`widen=k > 0`),
+a node visited N times opens a new child only while it has fewer than 1 + k * sqrt(N) visited
+ones, the untried action with the best heuristic first (random without a bias): with a
+hundred placements the heuristic picks which ones get tried and the playouts correct it.
+
+Every node keeps the sums of each player's values and final points, so a root can be merged
+with other searches' (root parallelism) and report expected points (analysis).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from kingdomkit.bots.budget import Clock
+from kingdomkit.bots.outcome import Normaliser
+from kingdomkit.bots.rollout import Outcome, Simulator
+from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
+
+KERNEL_LEAF = 8
+
+
+@dataclass(frozen=True)
+class TreeConfig:
+    """How a tree search selects and simulates (see the module card)."""
+
+    c: float = 0.6
+    bias: float = 0.0
+    widen: float = 0.0  # progressive widening: 1 + widen * sqrt(visits) children; 0: all
+    playout: str = "random"
+    epsilon: float = 0.25
+    score: str = "relative"
+    depth: int | None = None
+    leaf: int | None = 1  # playouts from each new node (batched through a compiled kernel);
+    # None: KERNEL_LEAF with a kernel, else 1
+
+
+class Node:
+    """Statistics of one sequence of decisions; children by action."""
+
+    __slots__ = ("avail", "children", "points", "prior", "values", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.values = [0.0] * players
+        self.points = [0.0] * players
+        self.prior: dict[int, float] | None = None
+
+    def mean(self, player: int) -> float:
+        return self.values[player] / self.visits if self.visits else 0.0
+
+    def mean_points(self, player: int) -> float:
+        return self.points[player] / self.visits if self.visits else 0.0
+
+    def best_action(self, legal: tuple[int, ...], player: int) -> int | None:
+        """The most visited legal child (ties: the higher mean); None if none is visited."""
+        best, key = None, (0, 0.0)
+        for action in legal:
+            child = self.children.get(action)
+            if child is not None and child.visits and (child.visits, child.mean(player)) > key:
+                best, key = action, (child.visits, child.mean(player))
+        return best
+
+
+def merge(into: Node, other: Node) -> None:
+    """Add the statistics of `other` (the same position searched elsewhere) to `into`."""
+    into.visits += other.visits
+    into.avail += other.avail
+    for player, value in enumerate(other.values):
+        into.values[player] += value
+        into.points[player] += other.points[player]
+    if into.prior is None:
+        into.prior = other.prior
+    for action, child in other.children.items():
+        mine = into.children.get(action)
+        if mine is None:
+            into.children[action] = child
+        else:
+            merge(mine, child)
+
+
+def pruned(node: Node, least: int) -> Node:
+    """A copy of the tree keeping only nodes visited at least `least` times (to ship it)."""
+    copy = Node(len(node.values))
+    copy.visits, copy.avail, copy.prior = node.visits, node.avail, node.prior
+    copy.values, copy.points = list(node.values), list(node.points)
+    copy.children = {a: pruned(c, least) for a, c in node.children.items() if c.visits >= least}
+    return copy
+
+
+class Search:
+    """Iterations of open-loop UCT from `player`'s view, growing `root`."""
+
+    def __init__(self, game: Game[Any], player: int, config: TreeConfig, root: Node | None) -> None:
+        self.game = game
+        self.player = player
+        self.config = config
+        self.sim = Simulator(
+            game, player, config.playout, config.epsilon, config.score, config.depth
+        )
+        self.norm = Normaliser(config.score)
+        self.root = root if root is not None else Node(game.num_players)
+        self.iterations = 0
+        self.leaf = config.leaf or (KERNEL_LEAF if self.sim.kernel is not None else 1)
+
+    def run(self, view: Any, rng: random.Random, clock: Clock) -> int:
+        """Iterate until the budget is spent; the number of iterations."""
+        done = 0
+        while clock.more(done):
+            done += self.iterate(view, rng, leaf=min(self.leaf, clock.left(done)))
+        return done
+
+    def iterate(
+        self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
+    ) -> int:
+        """One iteration from a fresh determinisation of `view` (`first`: the root action),
+        with `leaf` playouts from the new node; the number of playouts."""
+        game = self.game
+        current_player = game.current_player
+        state = game.resample(view, self.player, rng)
+        node = self.root
+        path = [node]
+        while True:
+            player = current_player(state)
+            if player == TERMINAL:
+                outcomes = [self.sim.terminal(state)]
+                break
+            if player == CHANCE:
+                state = game.apply(state, game.sample_chance(state, rng))
+                continue
+            if first is not None:
+                action, first = first, None
+                child = node.children.get(action)
+                if child is not None:
+                    child.avail += 1
+            else:
+                action, child = self.select(node, state, player, rng)
+            state = game.apply(state, action)
+            if child is None:
+                child = node.children[action] = Node(game.num_players)
+                child.avail = 1
+                path.append(child)
+                outcomes = (
+                    self.sim.batch(state, rng, leaf) if leaf > 1 else [self.sim.run(state, rng)]
+                )
+                break
+            node = child
+            path.append(child)
+        for outcome in outcomes:
+            self.backup(path, outcome)
+        self.iterations += len(outcomes)
+        return len(outcomes)
+
+    def select(
+        self, node: Node, state: Any, player: int, rng: random.Random
+    ) -> tuple[int, Node | None]:
+        config = self.config
+        legal = self.game.legal_actions(state)
+        children = node.children
+        bias = config.bias
+        prior = None
+        if bias > 0.0:
+            prior = node.prior
+            if prior is None:
+                prior = node.prior = self.priors(state, player, legal)
+        norm = self.norm
+        untried: list[int] = []
+        best_score = -math.inf
+        best_action = legal[0]
+        best_child: Node | None = None
+        c = config.c
+        for action in legal:
+            child = children.get(action)
+            if child is None or not child.visits:
+                untried.append(action)
+                continue
+            child.avail += 1
+            q, visits = norm(child.values[player] / child.visits), child.visits
+            score = q + c * math.sqrt(math.log(child.avail) / visits)
+            if prior is not None:
+                score += bias * prior.get(action, 0.5) / (visits * (1.0 - q) + 1.0)
+            if score > best_score:
+                best_score, best_action, best_child = score, action, child
+        if untried and (
+            best_child is None
+            or config.widen <= 0.0
+            or len(legal) - len(untried) < 1 + config.widen * math.sqrt(node.visits)
+        ):
+            if prior is not None and config.widen > 0.0:
+                action = max(untried, key=lambda a: prior.get(a, 0.5))
+            else:
+                action = untried[int(rng.random() * len(untried))]
+            return action, children.get(action)
+        return best_action, best_child
+
+    def priors(self, state: Any, player: int, legal: tuple[int, ...]) -> dict[int, float]:
+        """H: `evaluate` after each action, normalised over the siblings to [0, 1]."""
+        game = self.game
+        values = {a: game.evaluate(game.apply(state, a), player) for a in legal}
+        low, high = min(values.values()), max(values.values())
+        if high == low:
+            return dict.fromkeys(legal, 1.0)
+        return {a: (v - low) / (high - low) for a, v in values.items()}
+
+    def backup(self, path: list[Node], outcome: Outcome) -> None:
+        values, points = outcome
+        self.norm.see(values)
+        players = range(len(values))
+        for node in path:
+            node.visits += 1
+            node_values, node_points = node.values, node.points
+            for p in players:
+                node_values[p] += values[p]
+                node_points[p] += points[p]

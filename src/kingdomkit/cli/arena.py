@@ -1,0 +1,223 @@
+"""kingdomkit arena: a tournament between bots, on local processes or a Ray cluster, resumable.
+
+    kingdomkit arena kingdomino --players 4 --bots greedy random flat-mc:time=1 \\
+        --deals 50 --seed 1 --out runs/t1                     # round robin
+    kingdomkit arena kingdomino --players 4 --bots mcts:time=1 flat-mc:time=1 \\
+        --gauntlet greedy --deals 50 --out runs/g1            # gauntlet, 1 vs 3 copies
+
+The schedule (line-ups, rotations, deals) is described in kingdomkit.arena.schedule, the
+statistics in kingdomkit.arena.stats, the files left in DIR in kingdomkit.arena.store/report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from kingdomkit.arena.outcome import Outcome
+from kingdomkit.arena.runner import run_local, run_ray
+from kingdomkit.arena.schedule import ScheduledGame, Tournament, canonical_spec
+from kingdomkit.arena.tournament import Play, play_tournament
+from kingdomkit.cli.common import add_game_arguments, game_from_args
+from kingdomkit.core.protocol import OptionError
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "arena",
+        help="a tournament between bots, with ratings and charts",
+        description="Play a round robin (every pair of --bots) or a gauntlet (every bot of "
+        "--bots against every --gauntlet opponent) on paired deals: deal d is played from "
+        "seed SEED+d once per rotation of every line-up, so every bot sits in every seat on "
+        "the same draws. With more than 2 players a line-up is one bot against players-1 "
+        "copies of the other (a round robin plays both ways round). Results (win rate, "
+        "score, margin over the best opponent, Bradley-Terry ratings in Elo, with 95% "
+        "intervals over deals) go to DIR as results.json, results.csv, games.csv and PNG "
+        "charts. Finished games are appended to DIR/games.jsonl: running the same command "
+        "again resumes, and a larger --deals extends the tournament.",
+        epilog="Example: kingdomkit arena kingdomino --players 4 --bots flat-mc:time=1 greedy "
+        "--gauntlet random --deals 50 --out runs/g1. Any game of games.csv replays alone: "
+        "kingdomkit simulate GAME --players P --bots BOT_0,BOT_1,... --games 1 --seed SEED.",
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help="the bots (the candidates of a gauntlet), e.g. greedy flat-mc:playout=greedy:time=1",
+    )
+    parser.add_argument(
+        "--gauntlet",
+        nargs="+",
+        default=[],
+        metavar="OPPONENT",
+        help="play a gauntlet: every bot of --bots against each of these opponents",
+    )
+    parser.add_argument(
+        "--deals", type=int, default=10, metavar="N", help="number of deals (default 10)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed of deal 0 (default 0)"
+    )
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="directory of the results"
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=int,
+        default=_cpu_count(),
+        metavar="N",
+        help="local processes playing games (default: the CPU count)",
+    )
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play on the Ray cluster at HOST:PORT instead (needs kingdomkit on its nodes)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="start over in DIR even if it holds another tournament (forgets its games)",
+    )
+    parser.add_argument("--json", action="store_true", help="print results.json on stdout")
+    parser.set_defaults(run=run)
+
+
+def _cpu_count() -> int:
+    """The CPUs this process may run on (fewer than the machine's in a container)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _runner(args: argparse.Namespace, tournament: Tournament) -> Play:
+    game, options = tournament.game, tournament.options
+
+    def play(games: Sequence[ScheduledGame]) -> Iterator[Outcome]:
+        if args.ray is not None:
+            return run_ray(game, options, games, args.ray)
+        return run_local(game, options, games, args.workers)
+
+    return play
+
+
+def run(args: argparse.Namespace) -> int:
+    game = game_from_args(args)
+    if args.ray is None and args.workers < 1:
+        raise OptionError("--workers must be at least 1")
+    tournament = Tournament(
+        game=game.name,
+        options=dict(game.options),
+        bots=tuple(canonical_spec(spec) for spec in args.bots),
+        opponents=tuple(canonical_spec(spec) for spec in args.gauntlet),
+        deals=args.deals,
+        seed=args.seed,
+    )
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+    task = progress.add_task("games", total=None)
+    played = [0, 0]
+
+    def start(missing: int, total: int) -> None:
+        played[1] = total - missing
+        progress.update(task, total=missing)
+        progress.start()
+
+    def step(outcome: Outcome) -> None:
+        played[0] += 1
+        progress.advance(task)
+
+    try:
+        results = play_tournament(
+            tournament, args.out, _runner(args, tournament), args.force, start, step
+        )
+    finally:
+        progress.stop()
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        _print_results(results, args.out, played[0], played[1])
+    return 0
+
+
+def _plus_minus(estimate: Mapping[str, Any], form: str, percent: bool = False) -> str:
+    """`mean ± half-width` (the intervals of means are symmetric, before any clipping)."""
+    scale, unit = (100.0, "%") if percent else (1.0, "")
+    mean = format(estimate["mean"] * scale, form) + unit
+    if estimate["low"] is None:
+        return mean
+    half = (estimate["high"] - estimate["low"]) * scale / 2
+    return f"{mean} ± {half:.1f}"
+
+
+def _range(estimate: Mapping[str, Any]) -> str:
+    if estimate["low"] is None:
+        return ""
+    return f"{estimate['low']:+.0f} .. {estimate['high']:+.0f}"
+
+
+def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int) -> None:
+    setup = results["tournament"]
+    options = ", ".join(f"{k}={v}" for k, v in setup["options"].items())
+    console = Console(file=sys.stdout)
+    table = Table(title=f"{setup['mode']} of {setup['game']} ({options}), {setup['deals']} deals")
+    for heading in ("#", "bot", "games", "win rate", "score", "margin", "Elo", "Elo 95%"):
+        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    for row in results["bots"]:
+        table.add_row(
+            str(row["rank"]),
+            row["bot"] + (" (opponent)" if row["role"] == "opponent" else ""),
+            str(row["games"]),
+            _plus_minus(row["win_rate"], ".1f", percent=True),
+            _plus_minus(row["score"], ".1f"),
+            _plus_minus(row["margin"], "+.1f"),
+            f"{row['elo']['mean']:+.0f}",
+            _range(row["elo"]),
+        )
+    console.print(table)
+    matches = Table(title="matches")
+    for heading in ("match", "bot", "games", "win rate", "score", "margin"):
+        matches.add_column(heading, justify="left" if heading in ("match", "bot") else "right")
+    for match in results["matches"]:
+        for number, row in enumerate(match["results"]):
+            matches.add_row(
+                match["match"] if number == 0 else "",
+                row["bot"],
+                str(row["games"]),
+                _plus_minus(row["win_rate"], ".1f", percent=True),
+                _plus_minus(row["score"], ".1f"),
+                _plus_minus(row["margin"], "+.1f"),
+            )
+    console.print(matches)
+    console.print(
+        f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
+        "over deals; ties share the win; margin = own score - best other score. "
+        f"Results in {out}"
+    )

@@ -1,0 +1,179 @@
+"""The compiled fast path of a configured Kingdomino game: Python states in, kernel arrays out.
+
+`Kingdomino.accelerator()` builds one `KingdominoAccelerator` per game object (or None
+without numba); bots call `playouts`, the benchmarks and tests the batch entry points. The
+kernel (kernel.py) plays exactly as `kingdomkit.bots.playouts.playout` does from the same
+`SplitMix64(seed)` stream, so both give the same scores and win shares.
+
+    playouts(state, policy, player, epsilon, count, seed) -> (scores, returns), count x players
+    random_games(count, seed) -> scores of whole random games from the initial state
+    placement_lists(kingdoms, numbers) / kingdom_scores(kingdoms): batch kernels
+    state_arrays(state) / kingdom_arrays(kingdoms): the kernel's view of Python values
+
+Versions: 1, the first (Kingdomino rules version 1; every option, dynasty included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from kingdomkit.core.protocol import OptionError
+from kingdomkit.core.rng import MASK64
+from kingdomkit.games.kingdomino import kernel as kn
+from kingdomkit.games.kingdomino.dominoes import DOMINOES
+from kingdomkit.games.kingdomino.kingdom import Kingdom
+from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
+# The playout policies of kingdomkit.bots.playouts, by name (games cannot import bots).
+POLICIES = {"random": kn.RANDOM, "greedy": kn.GREEDY, "epsilon-greedy": kn.EPSILON_GREEDY}
+POLICIES["player-greedy"] = kn.PLAYER_GREEDY
+
+
+class KingdominoAccelerator:
+    """The compiled kernel bound to one configured game (its tables made once)."""
+
+    def __init__(self, game: Kingdomino) -> None:
+        self.game = game
+        setup = game.setup
+        geo = game.geo
+        self.players = setup.players
+        self.side = geo.side
+        self.grid_width = geo.side + 2
+        config = [0] * kn.CONFIG_SIZE
+        config[kn.PLAYERS] = setup.players
+        config[kn.KINGS] = setup.kings
+        config[kn.LINE_SIZE] = setup.line_size
+        config[kn.LINE_COUNT] = setup.lines
+        config[kn.REACH] = geo.reach
+        config[kn.GAMES] = setup.games
+        config[kn.MIDDLE] = int(setup.middle_kingdom)
+        config[kn.HARMONY] = int(setup.harmony)
+        config[kn.ORDERS] = len(game.orders)
+        config[kn.SIDE] = geo.side
+        config[kn.WIDTH] = geo.width
+        config[kn.CELLS] = geo.cells
+        config[kn.GRID_WIDTH] = self.grid_width
+        config[kn.EMPTY_VALUE] = game.kingdom_score(game.initial_state().kingdoms[0])
+        self.config: Ints = np.array(config, np.int64)
+        self.orders: Ints = np.array(game.orders, np.int64)
+        table = [(0, 0, 0, 0)] + [(d.terrain1, d.crowns1, d.terrain2, d.crowns2) for d in DOMINOES]
+        self.dominoes: Ints = np.array(table, np.int64)
+        self._initial = self.state_arrays(game.initial_state())
+
+    # -- Python values as kernel arrays ----------------------------------------------------
+    def kingdom_arrays(self, kingdoms: Sequence[Kingdom]) -> tuple[Ints, Ints, Ints, Ints]:
+        """(rows, grid, crowns, info) of the kingdoms, one index each (see kernel.py)."""
+        count = len(kingdoms)
+        geo = self.game.geo
+        reach, width, gw = geo.reach, geo.width, self.grid_width
+        rows = np.zeros((count, kn.LAYERS, self.side + 2), np.int64)
+        grid = np.full((count, gw * gw), kn.EMPTY, np.int64)
+        crowns = np.zeros((count, gw * gw), np.int64)
+        info = np.zeros((count, kn.INFO_SIZE), np.int64)
+        for p, kingdom in enumerate(kingdoms):
+            rows[p, :, reach + 1] = 1 << reach
+            grid[p, (reach + 1) * gw + reach + 1] = kn.CASTLE
+            for terrain, land in enumerate(kingdom.terrains):
+                while land:
+                    low = land & -land
+                    cell = low.bit_length() - 1
+                    land ^= low
+                    r, c = divmod(cell, width)
+                    rows[p, terrain, r + 1] |= 1 << c
+                    rows[p, kn.OCCUPIED, r + 1] |= 1 << c
+                    g = (r + 1) * gw + c + 1
+                    grid[p, g] = terrain
+                    crowns[p, g] = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
+            info[p, :4] = (kingdom.min_x, kingdom.max_x, kingdom.min_y, kingdom.max_y)
+            info[p, kn.DISCARDS] = len(kingdom.discarded)
+        return rows, grid, crowns, info
+
+    def state_arrays(self, state: KingdominoState) -> tuple[Ints, Ints, Ints, Ints, Ints]:
+        """(st, rows, grid, crowns, info) of a state (see kernel.py)."""
+        st = np.zeros(kn.STATE_SIZE, np.int64)
+        st[kn.PHASE] = state.phase
+        st[kn.LINES] = state.lines_drawn
+        st[kn.DECK] = state.deck
+        st[kn.NLINE] = len(state.line)
+        st[kn.LINE : kn.LINE + len(state.line)] = state.line
+        st[kn.CLAIMED : kn.CLAIMED + 4] = kn.UNCLAIMED
+        st[kn.CLAIMED : kn.CLAIMED + len(state.claims)] = state.claims
+        st[kn.NPLACERS] = len(state.placers)
+        st[kn.PLACING : kn.PLACING + len(state.placing)] = state.placing
+        st[kn.PLACERS : kn.PLACERS + len(state.placers)] = state.placers
+        st[kn.TURN] = state.turn
+        st[kn.ORDER_AT : kn.ORDER_AT + len(state.order)] = state.order
+        st[kn.GAME] = state.game_number
+        for past in state.past_scores:
+            st[kn.PAST : kn.PAST + self.players] += past
+        return (st, *self.kingdom_arrays(state.kingdoms))
+
+    # -- playouts ------------------------------------------------------------------------------
+    def playouts(
+        self,
+        state: KingdominoState,
+        policy: str,
+        player: int,
+        epsilon: float,
+        count: int,
+        seed: int,
+    ) -> tuple[Floats, Floats]:
+        """`count` playouts from `state` with `policy` (`player` the searching player, for
+        player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
+        and win shares, as `game.scores` and `game.returns` of each final state."""
+        code = POLICIES.get(policy)
+        if code is None:
+            known = ", ".join(POLICIES)
+            raise OptionError(f"unknown playout policy {policy!r} (known: {known})")
+        if not 0.0 <= epsilon <= 1.0:
+            raise OptionError(f"epsilon is a probability between 0 and 1, not {epsilon}")
+        return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
+
+    def random_games(self, count: int, seed: int) -> Floats:
+        """Scores of `count` whole random games from the initial state (one stream)."""
+        return self._run(self._initial, kn.RANDOM, 0, 0.0, count, seed)[0]
+
+    def _run(
+        self,
+        arrays: tuple[Ints, Ints, Ints, Ints, Ints],
+        policy: int,
+        player: int,
+        epsilon: float,
+        count: int,
+        seed: int,
+    ) -> tuple[Floats, Floats]:
+        scores = np.zeros((count, self.players), np.float64)
+        returns = np.zeros((count, self.players), np.float64)
+        stream = np.array([seed & MASK64], np.uint64)
+        tables = (self.config, self.dominoes, self.orders)
+        kn.playouts(arrays, tables, policy, player, float(epsilon), stream, scores, returns)
+        return scores, returns
+
+    # -- batch kernels (tests and benchmarks) --------------------------------------------------
+    def placement_lists(
+        self, arrays: tuple[Ints, Ints, Ints, Ints], numbers: Ints, passes: int = 1
+    ) -> Ints:
+        """Row i: the count, then the sorted placement codes of domino numbers[i] in kingdom i
+        of `arrays` (from `kingdom_arrays`), as `kingdom.legal_placements` gives them."""
+        rows, _, _, info = arrays
+        out = np.zeros((len(numbers), 1 + 4 * self.game.cells), np.int64)
+        kn.placement_lists(rows, info, numbers, self.dominoes, self.config, passes, out)
+        return out
+
+    def kingdom_scores(self, arrays: tuple[Ints, Ints, Ints, Ints], passes: int = 1) -> Ints:
+        """Row i: `Kingdomino.kingdom_score`, largest territory and crowns of kingdom i."""
+        _, grid, crowns, info = arrays
+        out = np.zeros((len(grid), 3), np.int64)
+        kn.kingdom_scores(grid, crowns, info, self.config, passes, out)
+        return out
+
+    def placements(self, kingdom: Kingdom, number: int) -> list[int]:
+        """The legal placement codes of domino `number` in one kingdom (a convenience)."""
+        out = self.placement_lists(self.kingdom_arrays([kingdom]), np.array([number]))
+        return [int(code) for code in out[0, 1 : 1 + out[0, 0]]]

@@ -1,0 +1,257 @@
+"""`kingdomkit arena`: the files it writes, resuming, local workers and clean errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import socket
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from kingdomkit.arena.extras import require
+from kingdomkit.arena.outcome import Outcome
+from kingdomkit.arena.runner import run_serial
+from kingdomkit.arena.schedule import GameKey, ScheduledGame, Tournament
+from kingdomkit.arena.tournament import play_tournament
+from kingdomkit.cli.main import main
+from kingdomkit.core.protocol import KingdomkitError
+
+# Three bots, three players: 6 line-ups x 3 rotations = 18 games a deal, all fast.
+SMALL = ["arena", "kingdomino", "--players", "3", "--bots", "random", "greedy-placement", "greedy"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def without_seconds(path: Path) -> list[list[str]]:
+    rows = list(csv.reader(path.open(encoding="utf-8")))
+    return [row[:-1] for row in rows]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small round robin played in this process, uninterrupted."""
+    out = tmp_path_factory.mktemp("arena") / "full"
+    assert main([*SMALL, "--deals", "3", "--seed", "2", "--out", str(out), "--workers", "1"]) == 0
+    return out
+
+
+def test_files_written(finished: Path) -> None:
+    names = {path.name for path in finished.iterdir()}
+    assert names == {
+        "arena.json", "games.jsonl", "games.csv", "results.csv", "results.json",
+        "ratings.png", "scores.png",
+    }  # fmt: skip
+    for chart in ("ratings.png", "scores.png"):
+        data = (finished / chart).read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 1000
+    results = json.loads((finished / "results.json").read_text(encoding="utf-8"))
+    assert results["games"] == 3 * 18 and results["deals_played"] == 3
+    assert sorted(row["bot"] for row in results["bots"]) == ["greedy", "greedy-placement", "random"]
+    assert [row["rank"] for row in results["bots"]] == [1, 2, 3]
+    assert sum(row["win_rate"]["mean"] * row["seats"] for row in results["bots"]) == (
+        pytest.approx(54)
+    )
+    rows = list(csv.DictReader((finished / "results.csv").open(encoding="utf-8")))
+    assert len(rows) == 3 + 3 * 2
+    assert {row["scope"] for row in rows} == {
+        "all", "random vs greedy-placement", "random vs greedy", "greedy-placement vs greedy",
+    }  # fmt: skip
+    first = rows[0]
+    assert float(first["win_rate_low"]) <= float(first["win_rate"]) <= float(first["win_rate_high"])
+    games = list(csv.DictReader((finished / "games.csv").open(encoding="utf-8")))
+    assert [int(row["index"]) for row in games] == list(range(54))
+    assert {row["seed"] for row in games} == {"2", "3", "4"}
+    lines = (finished / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 54
+    config = json.loads((finished / "arena.json").read_text(encoding="utf-8"))
+    assert config["bots"] == ["random", "greedy-placement", "greedy"] and config["deals"] == 3
+
+
+def test_summary_on_stdout(capsys: pytest.CaptureFixture[str], finished: Path) -> None:
+    status, out, _ = run(capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(finished))
+    assert status == 0
+    assert "win rate" in out and "Elo" in out and "matches" in out
+    assert "0 played now, 54 before" in out.replace("\n", " ")
+    status, out, _ = run(
+        capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(finished), "--json"
+    )
+    assert json.loads(out) == json.loads((finished / "results.json").read_text("utf-8"))
+
+
+def recording(asked: list[GameKey]) -> object:
+    def play(games: Sequence[ScheduledGame]) -> Iterator[Outcome]:
+        asked.extend(game.key for game in games)
+        return run_serial("kingdomino", {"players": 3}, games)
+
+    return play
+
+
+def test_resume_plays_only_the_missing_games(finished: Path, tmp_path: Path) -> None:
+    out = tmp_path / "resumed"
+    out.mkdir()
+    shutil.copy(finished / "arena.json", out / "arena.json")
+    lines = (finished / "games.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = lines[:20]
+    # Killed in the middle of writing the 21st line.
+    (out / "games.jsonl").write_text("".join(kept) + lines[20][:37], encoding="utf-8")
+    setup = Tournament(
+        "kingdomino", {"players": 3}, ("random", "greedy-placement", "greedy"), deals=3, seed=2
+    )
+    asked: list[GameKey] = []
+    results = play_tournament(setup, out, recording(asked))  # type: ignore[arg-type]
+    done = {Outcome.from_json(json.loads(line)).key for line in kept}
+    assert len(asked) == 54 - 20
+    assert set(asked) == {game.key for game in setup.games()} - done
+    assert results == json.loads((finished / "results.json").read_text("utf-8"))
+    for name in ("results.json", "results.csv"):
+        assert (out / name).read_text("utf-8") == (finished / name).read_text("utf-8")
+    assert without_seconds(out / "games.csv") == without_seconds(finished / "games.csv")
+    lines = (out / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 54 and all(json.loads(line) for line in lines)
+
+
+def test_more_deals_extend_a_tournament(finished: Path, tmp_path: Path) -> None:
+    out = tmp_path / "extended"
+    shutil.copytree(finished, out)
+    setup = Tournament(
+        "kingdomino", {"players": 3}, ("random", "greedy-placement", "greedy"), deals=4, seed=2
+    )
+    asked: list[GameKey] = []
+    results = play_tournament(setup, out, recording(asked), resamples=50)  # type: ignore[arg-type]
+    assert {key[0] for key in asked} == {3} and len(asked) == 18
+    assert results["games"] == 72
+
+
+def test_two_workers_equal_one(
+    capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "parallel"
+    status, _, _ = run(
+        capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(out), "--workers", "2"
+    )
+    assert status == 0
+    assert (out / "results.json").read_text("utf-8") == (finished / "results.json").read_text(
+        "utf-8"
+    )
+    assert without_seconds(out / "games.csv") == without_seconds(finished / "games.csv")
+
+
+def test_gauntlet_one_against_three(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, _ = run(
+        capsys, "arena", "kingdomino", "--players", "4", "--bots", "GREEDY-placement",
+        "--gauntlet", "random", "--deals", "2", "--out", str(tmp_path), "--json", "--workers", "1",
+    )  # fmt: skip
+    assert status == 0
+    results = json.loads(out)
+    assert results["games"] == 2 * 4
+    roles = {row["bot"]: row["role"] for row in results["bots"]}
+    assert roles == {"greedy-placement": "candidate", "random": "opponent"}
+    seats = {row["bot"]: row["seats"] for row in results["bots"]}
+    assert seats == {"greedy-placement": 8, "random": 24}
+    assert results["matches"][0]["match"] == "greedy-placement vs random"
+
+
+def test_another_tournament_in_the_directory_is_refused(
+    capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "other"
+    shutil.copytree(finished, out)
+    argv = ["arena", "kingdomino", "--players", "3", "--bots", "random", "greedy-placement"]
+    status, _, err = run(capsys, *argv, "--deals", "1", "--seed", "2", "--out", str(out))
+    assert status == 2
+    assert "holds another tournament" in err and "--force" in err and "Traceback" not in err
+    status, _, _ = run(capsys, *argv, "--deals", "1", "--seed", "2", "--out", str(out), "--force")
+    assert status == 0
+    lines = (out / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 * 3  # 1 vs 2 both ways round, 3 rotations each
+    status, _, err = run(capsys, *argv, "--deals", "1", "--seed", "3", "--out", str(out))
+    assert status == 2 and "seed there: 2, here: 3" in err
+
+
+def test_corrupted_games_file_is_refused(
+    capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "corrupted"
+    shutil.copytree(finished, out)
+    lines = (out / "games.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = lines[1][:30] + "\n"
+    (out / "games.jsonl").write_text("".join(lines), encoding="utf-8")
+    status, _, err = run(capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(out))
+    assert status == 2
+    assert "games.jsonl line 2 is corrupted" in err and "Traceback" not in err
+    other = json.loads((finished / "games.jsonl").read_text("utf-8").splitlines()[1])
+    other["seed"] = 99
+    lines[1] = json.dumps(other) + "\n"
+    (out / "games.jsonl").write_text("".join(lines), encoding="utf-8")
+    status, _, err = run(capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(out))
+    assert status == 2 and "is not the one scheduled" in err
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "random", "deep_blue"], "unknown bot 'deep_blue'"),
+        (["--bots", "random", "greedy:depth=2"], "greedy has no setting 'depth'"),
+        (["--bots", "random", "greedy:depth"], "is not key=value"),
+        (["--bots", "random", "greedy", "--option", "typo"], "unknown option 'typo'"),
+        (["--bots", "random", "greedy", "--players", "7"], "2 to 4 players"),
+        (["--bots", "random", "greedy", "--deals", "0"], "--deals must be at least 1"),
+        (["--bots", "random", "greedy", "--workers", "0"], "--workers must be at least 1"),
+        (["--bots", "random"], "at least 2 bots"),
+        (["--bots", "random", "Random"], "given twice"),
+        (["--bots", "random", "--gauntlet", "random"], "both a candidate"),
+        (["--bots", "random", "greedy", "--ray", "nowhere"], "HOST:PORT"),
+    ],
+)
+def test_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    status, _, err = run(capsys, "arena", "kingdomino", *argv, "--out", str(tmp_path / "o"))
+    assert status == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_unreachable_ray_cluster(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    address = f"127.0.0.1:{free_port()}"
+    status, _, err = run(
+        capsys, "arena", "kingdomino", "--players", "2", "--bots", "random", "greedy",
+        "--deals", "1", "--out", str(tmp_path), "--ray", address,
+    )  # fmt: skip
+    assert status == 2
+    assert f"cannot reach the Ray cluster at {address}" in err and "Traceback" not in err
+
+
+def test_unwritable_directory(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    status, _, err = run(
+        capsys, "arena", "kingdomino", "--bots", "random", "greedy", "--out", str(blocker / "d")
+    )
+    assert status == 2 and f"cannot use {blocker / 'd'}" in err and "Traceback" not in err
+
+
+def test_missing_extra_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(KingdomkitError, match=r"pip install 'kingdomkit\[arena\]'"):
+        require("matplotlib", "charts")
+    status, _, err = run(
+        capsys, "arena", "kingdomino", "--bots", "random", "greedy", "--out", str(tmp_path)
+    )
+    assert status == 2 and "kingdomkit[arena]" in err and "matplotlib" in err

@@ -1,0 +1,147 @@
+"""The mcts bot: the turn read from one search, tree reuse through `observe`, root
+parallelism over helper processes, analysis of every legal action, and a strength check."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.core.driver import notify_decision, play
+from kingdomkit.core.protocol import CHANCE, Game
+from kingdomkit.core.registry import make_game
+
+
+def tree_bot(text: str) -> TreeBot:
+    bot = make_bot(text)
+    assert isinstance(bot, TreeBot)
+    return bot
+
+
+def next_decision(game: Game[Any], state: Any, rng: random.Random) -> Any:
+    while game.current_player(state) == CHANCE:
+        state = game.apply(state, game.sample_chance(state, rng))
+    return state
+
+
+def first_placement(game: Game[Any], rng: random.Random) -> Any:
+    """The first PLACE decision of a Kingdomino game (after random first claims)."""
+    state = next_decision(game, game.initial_state(), rng)
+    while game.is_draft(state):
+        legal = game.legal_actions(state)
+        state = next_decision(game, game.apply(state, legal[0]), rng)
+    return state
+
+
+def test_the_claim_is_read_from_the_placement_search() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    rng = random.Random(1)
+    state = first_placement(game, rng)
+    bot = tree_bot("uct:playouts=60")
+    place = bot.act(game, state, rng)
+    root = bot.root
+    assert root is not None and root.visits == 60
+    after = game.apply(state, place)
+    assert game.turn_continues(state, after)
+    claim = bot.act(game, after, rng)
+    assert bot.root is root.children[place]  # no new search: the same tree, one level down
+    assert claim == root.children[place].best_action(game.legal_actions(after), 0)
+
+
+def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    rng = random.Random(2)
+    bot = tree_bot("mcts:playouts=80")
+    other = make_bot("random")
+    agents = [bot, other]
+    state = next_decision(game, game.initial_state(), rng)
+    path: list[int] = []  # every decision since the bot's last one (its own included)
+    last: Any = None
+    reused = 0
+    while reused < 2:
+        player = game.current_player(state)
+        if player == 0:
+            expected = bot.root
+            for step in path:
+                expected = None if expected is None else expected.children.get(step)
+            advanced = bot.advanced(game, state)
+            assert advanced is expected
+            continuing = last is not None and game.turn_continues(last, state)
+            visits = 0 if advanced is None else advanced.visits
+            action = bot.act(game, state, rng)
+            if advanced is not None and not continuing:
+                assert bot.root is advanced and advanced.visits == visits + 80
+                reused += 1
+            last, path = state, []
+        else:
+            action = other.act(game, state, rng)
+        notify_decision(agents, game, player, action)
+        path.append(action)
+        state = next_decision(game, game.apply(state, action), rng)
+    # a decision the tree cannot have: the next search starts from a fresh tree
+    while game.current_player(state) != 0:
+        action = other.act(game, state, rng)
+        notify_decision(agents, game, game.current_player(state), action)
+        state = next_decision(game, game.apply(state, action), rng)
+    bot.observe(game, 1, 10_000)
+    assert bot.advanced(game, state) is None
+    bot.act(game, state, rng)
+    assert bot.root is not None and bot.root.visits == 80
+    # another game object: never reused
+    assert bot.advanced(make_game("kingdomino", {"players": 2}), state) is None
+
+
+def test_without_observe_calls_the_bot_still_plays_whole_games() -> None:
+    game = make_game("kingdoms", {"players": 2})
+    played = play(game, [tree_bot("mcts:playouts=15"), make_bot("random")], seed=3)
+    assert game.is_terminal(played.final_state)
+
+
+def test_two_workers_merge_their_visits() -> None:
+    for name in ("kingdoms", "kingdomino"):
+        game = make_game(name, {"players": 2})
+        rng = random.Random(4)
+        state = next_decision(game, game.initial_state(), rng)
+        bot = tree_bot("mcts:playouts=30:workers=2")
+        try:
+            action = bot.act(game, state, rng)
+            assert action in game.legal_actions(state)
+            assert bot.root is not None and bot.root.visits == 60
+            # the helper ships the nodes it visited twice or more
+            assert 30 < sum(c.visits for c in bot.root.children.values()) <= 60
+        finally:
+            bot.close()
+        assert bot.pool is None
+
+
+def test_analysis_covers_every_legal_action() -> None:
+    for name in ("kingdomino", "kingdoms"):
+        game = make_game(name, {"players": 2})
+        rng = random.Random(5)
+        state = next_decision(game, game.initial_state(), rng)
+        if name == "kingdomino":
+            state = first_placement(game, rng)
+        bot = tree_bot("mcts:playouts=40")
+        analysis = bot.analyse(game, state, random.Random(6))
+        legal = game.legal_actions(state)
+        assert sorted(e.action for e in analysis.actions) == list(legal)
+        assert all(e.visits >= 4 for e in analysis.actions)
+        assert analysis.best == analysis.actions[0].action
+        assert analysis.player == game.current_player(state)
+        assert [e.visits for e in analysis.actions] == sorted(
+            (e.visits for e in analysis.actions), reverse=True
+        )
+        assert all(e.points > 0 for e in analysis.actions)
+
+
+def test_mcts_beats_random_at_kingdomino() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    wins = 0.0
+    for seed in range(6):
+        seat = seed % 2
+        agents = [make_bot("random"), make_bot("random")]
+        agents[seat] = make_bot("mcts:playouts=40")
+        played = play(game, agents, seed)
+        wins += game.returns(played.final_state)[seat]
+    assert wins >= 5
