@@ -57,6 +57,12 @@ def test_simulate_summary_and_records(capsys: pytest.CaptureFixture[str], tmp_pa
     means = [sum(s[seat] for s in scores) / 6 for seat in range(3)]
     for seat, mean in enumerate(means):
         assert summary["seats"][seat]["mean_score"] == pytest.approx(mean)
+    margins = [
+        sum(s[seat] - max(x for other, x in enumerate(s) if other != seat) for s in scores) / 6
+        for seat in range(3)
+    ]
+    for seat, mean_margin in enumerate(margins):
+        assert summary["seats"][seat]["mean_margin"] == pytest.approx(mean_margin)
 
 
 def test_simulate_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

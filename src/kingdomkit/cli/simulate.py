@@ -58,11 +58,13 @@ class Summary:
         seats = []
         for seat, bot in enumerate(self.bots):
             column = [scores[seat] for scores in self.scores]
+            margins = [margin(scores, seat) for scores in self.scores]
             seats.append(
                 {
                     "seat": seat,
                     "bot": bot,
                     "mean_score": statistics.fmean(column) if column else 0.0,
+                    "mean_margin": statistics.fmean(margins) if margins else 0.0,
                     "wins": self.wins[seat],
                     "win_rate": self.wins[seat] / self.games if self.games else 0.0,
                 }
@@ -73,6 +75,11 @@ class Summary:
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
             "seats": seats,
         }
+
+
+def margin(scores: Sequence[float], seat: int) -> float:
+    """The seat's score minus the best score of any other seat (the paper's victory margin)."""
+    return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
 
 
 def simulate(
@@ -147,13 +154,14 @@ def _print_summary(game: Game[Any], summary: Summary, records: Path | None) -> N
     data = summary.to_json()
     title = f"{summary.games} games of {game.name} {game.options}"
     table = Table(title=title)
-    for heading in ("seat", "bot", "mean score", "wins", "win rate"):
+    for heading in ("seat", "bot", "mean score", "mean margin", "wins", "win rate"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in data["seats"]:
         table.add_row(
             str(seat["seat"]),
             seat["bot"],
             f"{seat['mean_score']:.2f}",
+            f"{seat['mean_margin']:+.2f}",
             f"{seat['wins']:g}",
             f"{seat['win_rate']:.1%}",
         )
