@@ -213,7 +213,7 @@ def print_analysis(
             str(decision.step),
             names[decision.player],
             played,
-            "" if decision.best == decision.played else best,
+            "" if decision.loss == 0.0 else best,
             f"{decision.played_points:.1f} / {decision.best_points:.1f}",
             lost,
         )
