@@ -152,3 +152,23 @@ def test_analyze_command_refuses_a_broken_record(
     path.write_text('{"format": "kingdomkit-record/1", "game": "kingdomino"', encoding="utf-8")
     assert main(["analyze", str(path), "--bot", "greedy"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("record", "player"),
+    [("examples/record-2p.json", "0"), ("examples/kingdoms-record-3p.json", "1")],
+)
+def test_analyze_with_the_mcts_bot(
+    record: str, player: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = Path(__file__).resolve().parent.parent
+    argv = ["analyze", str(root / record), "--bot", "mcts:playouts=12", "--player", player]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["decisions"], "every game has decisions with a choice"
+    assert {d["player"] for d in data["decisions"]} == {int(player)}
+    for decision in data["decisions"]:
+        assert decision["points_lost"] >= 0
+        assert decision["best_points"] >= decision["played_points"] - 0.01
+    [summary] = data["players"]
+    assert summary["decisions"] == len(data["decisions"])
