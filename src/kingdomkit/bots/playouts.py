@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kingdomkit.bots.greedy import greedy_action
-from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, OptionError
+from kingdomkit.core.driver import play_out, random_choice
+from kingdomkit.core.protocol import Game, OptionError
 
 Uniforms = Any  # anything with a `random() -> float` method (random.Random, SplitMix64)
 Policy = Callable[[Game[Any], Any, Uniforms], int]
@@ -29,9 +30,7 @@ POLICIES = ("random", "greedy", "epsilon-greedy", "player-greedy")
 DEFAULT_EPSILON = 0.25
 
 
-def random_policy(game: Game[Any], state: Any, rng: Uniforms) -> int:
-    legal = game.legal_actions(state)
-    return legal[int(rng.random() * len(legal))]
+random_policy: Policy = random_choice
 
 
 def greedy_policy(game: Game[Any], state: Any, rng: Uniforms) -> int:
@@ -74,13 +73,4 @@ def make_policy(name: str, player: int, epsilon: float = DEFAULT_EPSILON) -> Pol
 def playout(game: Game[Any], state: Any, policy: Policy, rng: Uniforms | random.Random) -> Any:
     """The terminal state reached from `state` with `policy` deciding and chance drawn by its
     odds, all from `rng`."""
-    current_player = game.current_player
-    while True:
-        player = current_player(state)
-        if player == TERMINAL:
-            return state
-        if player == CHANCE:
-            action = game.sample_chance(state, rng)
-        else:
-            action = policy(game, state, rng)
-        state = game.apply(state, action)
+    return play_out(game, state, policy, rng)

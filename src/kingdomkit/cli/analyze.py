@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from kingdomkit.bots import make_bot
@@ -31,11 +30,9 @@ from kingdomkit.bots.review import (
     player_grades,
     review_game,
 )
-from kingdomkit.cli.common import add_file_arguments
-from kingdomkit.cli.replay import load_record, player_names, with_file_options
-from kingdomkit.cli.score import display_name
-from kingdomkit.core.protocol import Game, KingdomkitError, OptionError, RecordError
-from kingdomkit.core.record import replay_record
+from kingdomkit.cli.common import add_file_arguments, progress_bar
+from kingdomkit.cli.replay import checked_record, player_names
+from kingdomkit.core.protocol import Game, OptionError
 
 DEFAULT_BOT = "mcts:time=0.5"
 
@@ -92,37 +89,23 @@ def analyst_from_spec(spec: str) -> Analyst:
 
 def run(args: argparse.Namespace) -> int:
     analyst = analyst_from_spec(args.bot)
-    record = with_file_options(args, load_record(args.file))
-    try:
-        replay = replay_record(record)
-    except KingdomkitError as error:
-        raise RecordError(f"{display_name(args.file)}: {error}") from None
+    record, replay = checked_record(args)
     game = replay.game
     names = player_names(record["players"])
     seats = chosen_players(args.player, names)
     console = Console(stderr=True)
     total = decisions_to_grade(game, replay.actions, seats)
     try:
-        if console.is_terminal and not args.json:
-            with Progress(
-                TextColumn("[bold]analyze"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            ) as progress:
-                task = progress.add_task("decisions", total=total)
-                graded = review_game(
-                    game,
-                    replay.actions,
-                    analyst,
-                    args.seed,
-                    seats,
-                    lambda d: progress.advance(task) if d else None,
-                )
-        else:
-            graded = review_game(game, replay.actions, analyst, args.seed, seats)
+        with progress_bar(console, "analyze") as progress:
+            task = progress.add_task("decisions", total=total)
+            graded = review_game(
+                game,
+                replay.actions,
+                analyst,
+                args.seed,
+                seats,
+                lambda decision: progress.advance(task) if decision else None,
+            )
     finally:
         close = getattr(analyst, "close", None)
         if close is not None:

@@ -20,21 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from kingdomkit.arena.outcome import Outcome
 from kingdomkit.arena.runner import run_local, run_ray
 from kingdomkit.arena.schedule import ScheduledGame, Tournament, canonical_spec
 from kingdomkit.arena.tournament import Play, play_tournament
-from kingdomkit.cli.common import add_game_arguments, game_from_args
+from kingdomkit.cli.common import add_game_arguments, game_from_args, progress_bar
 from kingdomkit.core.protocol import OptionError
 
 
@@ -132,16 +124,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     console = Console(stderr=True)
-    progress = Progress(
-        TextColumn("[bold]arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-        disable=not console.is_terminal,
-    )
+    progress = progress_bar(console, "arena")
     task = progress.add_task("games", total=None)
     played = [0, 0]
 

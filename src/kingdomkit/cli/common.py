@@ -5,6 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import GAMES, game_info, make_game
@@ -75,3 +85,18 @@ def bot_names(text: str, seats: int) -> list[str]:
     if len(names) != seats:
         raise OptionError(f"{seats} bots needed (one per seat), {len(names)} given: {text!r}")
     return names
+
+
+def progress_bar(console: Console, label: str) -> Progress:
+    """A progress bar with elapsed time and ETA for `console`; it draws nothing when the
+    console is not a terminal (pipes, files, tests)."""
+    return Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )

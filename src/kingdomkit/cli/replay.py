@@ -89,12 +89,18 @@ def who_acts(game: Game[Any], state: Any, names: Sequence[str]) -> str:
     return str(names[player])
 
 
-def run(args: argparse.Namespace) -> int:
+def checked_record(args: argparse.Namespace) -> tuple[dict[str, Any], Replay]:
+    """The record `args.file` names (with the file options given) and its replay; a record
+    that breaks a rule is refused with the file's name."""
     record = with_file_options(args, load_record(args.file))
     try:
-        replay = replay_record(record)
+        return record, replay_record(record)
     except KingdomkitError as error:
         raise RecordError(f"{display_name(args.file)}: {error}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    record, replay = checked_record(args)
     game = replay.game
     state = replay.final_state
     names = player_names(record["players"])

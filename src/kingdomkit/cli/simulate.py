@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from kingdomkit.bots import make_bot
-from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
+from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args, progress_bar
 from kingdomkit.core.driver import Agent, play
 from kingdomkit.core.protocol import Game, KingdomkitError, OptionError
 from kingdomkit.core.record import make_record, write_record
@@ -125,24 +124,14 @@ def run(args: argparse.Namespace) -> int:
             record = make_record(game, seed, seat_names, played.actions)
             write_record(records / f"{game.name}-{seed}.json", record)
 
-    if console.is_terminal:
-        with Progress(
-            TextColumn("[bold]simulate"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as progress:
-            task = progress.add_task("games", total=args.games)
+    with progress_bar(console, "simulate") as progress:
+        task = progress.add_task("games", total=args.games)
 
-            def step(seed: int, played: Any) -> None:
-                save(seed, played)
-                progress.advance(task)
+        def step(seed: int, played: Any) -> None:
+            save(seed, played)
+            progress.advance(task)
 
-            summary = simulate(game, agents, names, args.games, args.seed, step)
-    else:
-        summary = simulate(game, agents, names, args.games, args.seed, save)
+        summary = simulate(game, agents, names, args.games, args.seed, step)
     if args.json:
         print(json.dumps(summary.to_json(), indent=1))
     else:

@@ -95,14 +95,31 @@ def replay_actions(game: Game[Any], actions: Sequence[int], checked: bool = True
     return state
 
 
+Chooser = Callable[[Game[Any], Any, Any], int]
+
+
+def random_choice(game: Game[Any], state: Any, rng: Any) -> int:
+    """A legal action uniformly at random, from one uniform of `rng`."""
+    legal = game.legal_actions(state)
+    return legal[int(rng.random() * len(legal))]
+
+
 def random_playout(
     game: Game[Any], rng: random.Random, state: Any = None, on_step: StepHook | None = None
 ) -> Any:
     """The terminal state reached from `state` (default: the start) with uniformly random
     decisions and chance drawn by its odds, all from `rng` (benchmarks and tests);
     `on_step(before, action, after)` sees every step."""
-    if state is None:
-        state = game.initial_state()
+    start = game.initial_state() if state is None else state
+    return play_out(game, start, random_choice, rng, on_step)
+
+
+def play_out(
+    game: Game[Any], state: Any, choose: Chooser, rng: Any, on_step: StepHook | None = None
+) -> Any:
+    """The terminal state reached from `state` with `choose(game, state, rng)` deciding for
+    every player and chance drawn by its odds (`game.sample_chance`), all from `rng` (anything
+    with a `random()` method); `on_step(before, action, after)` sees every step."""
     current_player = game.current_player
     while True:
         player = current_player(state)
@@ -111,8 +128,7 @@ def random_playout(
         if player == CHANCE:
             action = game.sample_chance(state, rng)
         else:
-            legal = game.legal_actions(state)
-            action = legal[int(rng.random() * len(legal))]
+            action = choose(game, state, rng)
         after = game.apply(state, action)
         if on_step is not None:
             on_step(state, action, after)
