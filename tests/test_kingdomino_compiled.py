@@ -7,6 +7,7 @@ policy and option set. Skipped when numba is not installed.
 
 from __future__ import annotations
 
+import pickle
 import random
 import sys
 from functools import cache
@@ -228,3 +229,11 @@ def test_dynasty_boundary_greedy() -> None:
         assert boundary
         for offset, state in enumerate(boundary[-2:]):
             assert_same_playouts("dynasty", state, "greedy", offset, 2, offset)
+
+
+def test_a_pickled_game_leaves_its_kernel_behind() -> None:
+    game = Kingdomino({"players": 2})
+    assert game.accelerator() is not None
+    copy = pickle.loads(pickle.dumps(game))
+    assert "_accelerator" not in copy.__dict__
+    assert copy.accelerator() is not None and copy.options == game.options

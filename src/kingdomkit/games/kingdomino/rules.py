@@ -375,6 +375,12 @@ class Kingdomino(Game[KingdominoState]):
                 self.__dict__["_accelerator"] = KingdominoAccelerator(self)
         return self.__dict__["_accelerator"]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its kernel (worker processes make their own when they need it)."""
+        state = dict(self.__dict__)
+        state.pop("_accelerator", None)
+        return state
+
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:
         """The domino the player to act must place (PLACE phase only)."""
