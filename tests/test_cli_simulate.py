@@ -27,6 +27,11 @@ COMPILED_FIGURES = (
 )
 
 
+def python_playouts(game: str) -> list[str]:
+    policies = ("random", "greedy", "epsilon-greedy", "player-greedy")
+    return [f"{game} python {p} playouts (first 4-player decision)" for p in policies]
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     status = main(list(argv))
     out, err = capsys.readouterr()
@@ -133,13 +138,16 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "kingdomino legal-placement lists",
         "kingdomino full-kingdom scorings",
         *COMPILED_FIGURES,
+        *python_playouts("kingdomino"),
         "kingdoms random 4-player games (protocol)",
         "kingdoms random 4-player games (simulate)",
         "kingdoms whole-board epoch scorings",
+        *python_playouts("kingdoms"),
         "queendomino random 4-player games (protocol)",
         "queendomino random 4-player games (simulate)",
         "queendomino full score pads",
         "queendomino Royal Wedding random 8-player games",
+        *python_playouts("queendomino"),
     ]
     for result in report["results"]:
         assert result["median_per_second"] > 0

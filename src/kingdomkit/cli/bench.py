@@ -1,8 +1,10 @@
 """kingdomkit bench: the engines' throughput, as medians of several timed runs.
 
 For every game: whole random games through the protocol (the driver with random agents, every
-chance node and micro-action included), the same through `simulate`'s code path, and the
-game's own kernels (from `kingdomkit.games.<name>.bench`).
+chance node and micro-action included), the same through `simulate`'s code path, the game's
+own kernels (from `kingdomkit.games.<name>.bench`, with Kingdomino's compiled kernel when it
+is installed), and the search bots' pure-Python playouts per second from the first decision of
+a 4-player game, for every playout policy.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from rich.table import Table
 
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import RandomBot
+from kingdomkit.bots.playouts import POLICIES, make_policy, playout
 from kingdomkit.cli.simulate import simulate
 from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
-from kingdomkit.core.driver import play
+from kingdomkit.core.driver import chance_rng, play
+from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import GAMES, make_game
 
 
@@ -60,7 +64,39 @@ def game_benchmarks(name: str, quick: bool) -> list[Benchmark]:
         Benchmark(f"{label} (protocol)", "games", protocol, target),
         Benchmark(f"{label} (simulate)", "games", via_simulate, target),
         *(module.kernels(10, 1) if quick else module.kernels()),
+        *playout_benchmarks(game, quick),
     ]
+
+
+def first_decision(game: Game[Any]) -> Any:
+    """The state of a game's first decision, chance drawn from seed 0."""
+    rng = chance_rng(0)
+    state = game.initial_state()
+    while game.current_player(state) < 0:
+        state = game.apply(state, game.sample_chance(state, rng))
+    return state
+
+
+def playout_benchmarks(game: Game[Any], quick: bool) -> list[Benchmark]:
+    """Pure-Python playouts to the end from the first decision, one figure per policy (the
+    greedy ones evaluate every move of every player, so they are counted in few playouts)."""
+    start = first_decision(game)
+    player = game.current_player(start)
+    benchmarks = []
+    for policy_name in POLICIES:
+        policy = make_policy(policy_name, player)
+        count = 1 if quick else (100 if policy_name == "random" else 3)
+
+        def work(policy: Any = policy, count: int = count) -> int:
+            rng = chance_rng(1)
+            for _ in range(count):
+                playout(game, start, policy, rng)
+            return count
+
+        where = f"first {game.num_players}-player decision"
+        name = f"{game.name} python {policy_name} playouts ({where})"
+        benchmarks.append(Benchmark(name, "playouts", work))
+    return benchmarks
 
 
 def run(args: argparse.Namespace) -> int:
