@@ -6,10 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.bots.tree import Node, Search, TreeConfig
 from kingdomkit.core.driver import notify_decision, play
-from kingdomkit.core.protocol import CHANCE, Game
+from kingdomkit.core.protocol import CHANCE, Game, OptionError
 from kingdomkit.core.registry import make_game
 
 
@@ -145,3 +148,38 @@ def test_mcts_beats_random_at_kingdomino() -> None:
         played = play(game, agents, seed)
         wins += game.returns(played.final_state)[seat]
     assert wins >= 5
+
+
+def test_depth_auto_plays_out_with_a_kernel_and_values_by_heuristic_without() -> None:
+    config = tree_bot("mcts:playouts=5").config
+    kingdoms = make_game("kingdoms", {"players": 2})
+    assert Search(kingdoms, 0, config, None).sim.depth == 0  # no kernel: heuristic leaves
+    kingdomino = make_game("kingdomino", {"players": 2})
+    with_kernel = kingdomino.accelerator() is not None
+    assert Search(kingdomino, 0, config, None).sim.depth == (None if with_kernel else 0)
+    assert tree_bot("mcts:depth=end").config.depth is None
+    assert tree_bot("mcts:depth=3").config.depth == 3
+    for bad in ("mcts:depth=-2", "mcts:depth=deep"):
+        with pytest.raises(OptionError):
+            make_bot(bad)
+
+
+def test_scaled_ucb_weighs_a_small_difference_of_means_against_exploration() -> None:
+    game = make_game("kingdoms", {"players": 2})
+    rng = random.Random(8)
+    state = next_decision(game, game.initial_state(), rng)
+    a, b = game.legal_actions(state)[:2]
+    chosen = {}
+    for scaled in (True, False):
+        config = TreeConfig(c=0.6, widen=0.05, scaled=scaled)
+        search = Search(game, 0, config, None)
+        search.root.visits = 100
+        for action, visits, mean in ((a, 80, 0.52), (b, 20, 0.50)):
+            child = search.root.children[action] = Node(2)
+            child.visits, child.avail = visits, 99
+            child.values = [mean * visits, (1 - mean) * visits]
+        for value in (0.45, 0.55) * 20:  # outcomes spread by 0.05 around 0.5
+            search.spread.see([value, 1 - value])
+        chosen[scaled] = search.select(search.root, state, 0, rng)[0]
+    # unscaled, 0.02 is nothing next to the exploration term; scaled, it is 0.4 deviations
+    assert chosen == {True: a, False: b}

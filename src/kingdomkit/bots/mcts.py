@@ -6,15 +6,24 @@ Design (tree.py holds the search itself):
   (`game.view`) and searches only from determinisations of it (`resample`, fresh on every
   iteration; Kingdomino and Queendomino have no secrets). Chance is sampled anew on every
   iteration, so the tree holds decisions only and every unseen domino or tile is re-drawn.
+- **Scaled UCB** (`scale=yes`, the default): a child's mean is measured in standard
+  deviations of the search's outcomes from their mean, so that `c` means the same whatever the
+  scorer (relative points put most outcomes near 0.5: unscaled, exploration drowned the
+  differences and the most visited child was little more than the first one opened).
+  `scale=no` is the paper's UCB on [0, 1] values (what `uct`/`uct-pb` use).
 - **Progressive bias** from the game's heuristic (`evaluate` after the action, normalised over
-  the siblings; default W = 1) with **progressive widening** (`widen=1`: a node visited N
-  times has at most 1 + sqrt(N) children, opened best heuristic first): with a hundred
-  placements the heuristic picks which ones get tried, and the playouts correct it.
-- **Playouts** to the end, valued by `score=` (default relative points): `playout=auto` (the
-  default) plays greedy ones through the game's compiled kernel when it has one (Kingdomino:
-  about 1000 a second), `leaf=8` of them per new node in one call (a tree step in Python
-  costs more than a compiled playout), and random ones otherwise, one per node (`leaf=1`);
-  `depth=D` cuts them after D decisions and values the position with `evaluate` instead.
+  the siblings; default W = 1, decaying as W * H / (n + 1) when scaled) with **progressive
+  widening** (`widen=1`: a node visited N times has at most 1 + sqrt(N) children, opened best
+  heuristic first, so the greedy move is the first one searched): with a hundred placements
+  the heuristic picks which ones get tried, and the simulations correct it.
+- **Simulations**, valued by `score=` (default relative points). `depth=auto` (the default):
+  with the game's compiled kernel (Kingdomino), playouts to the end, `playout=auto` making
+  them greedy ones (about 1000 a second), `leaf=8` of them per new node in one call (a tree
+  step in Python costs more than a compiled playout); without one (Queendomino, Kingdoms),
+  no playout at all: a new node is valued by the game's heuristic (`evaluate` for every
+  player), as Python playouts are a hundred times slower and random ones too noisy to beat
+  greedy (Kingdoms 2p at 0.3 s: 1 win in 6 with random playouts, 4 in 6 with the heuristic).
+  `depth=end` always plays to the end; `depth=D` cuts playouts after D decisions.
 - **Root parallelism** (`workers=N`): N - 1 helper processes (parallel.py) search the same
   root with their own seeds and budget while the bot searches too; their trees are merged into
   the bot's. The pool lives as long as the bot (`close()` stops it).
@@ -29,8 +38,9 @@ Design (tree.py holds the search itself):
 action at least a few iterations, and returns an `Analysis` (analysis.py).
 
 Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
-(default 1), widen= (default 1; 0 expands every child first), depth= (default none),
-leaf= (default 8 with a kernel, else 1), workers= (default 1), reuse=yes|no (yes).
+(default 1), widen= (default 1; 0 expands every child first), depth=auto|end|D (auto),
+leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), workers= (default 1),
+reuse=yes|no (yes).
 """
 
 from __future__ import annotations
@@ -45,9 +55,9 @@ from kingdomkit.bots.greedy import greedy_action
 from kingdomkit.bots.parallel import WorkerPool
 from kingdomkit.bots.rollout import AUTO, read_simulation
 from kingdomkit.bots.spec import Settings
-from kingdomkit.bots.tree import Node, Search, TreeConfig, merge
+from kingdomkit.bots.tree import AUTO_DEPTH, Node, Search, TreeConfig, merge
 from kingdomkit.core.driver import Agent
-from kingdomkit.core.protocol import Game
+from kingdomkit.core.protocol import Game, OptionError
 
 DEFAULT_WIDEN = 1.0
 ANALYSIS_LEAST = 4  # iterations every legal root action gets in an analysis
@@ -195,17 +205,32 @@ def _yes_no(read: Settings, key: str, default: bool) -> bool:
     return value == "yes"
 
 
+def _depth(read: Settings) -> int | None:
+    """`depth=`: auto (the default), end, or a number of decisions."""
+    raw = read.text("depth", "auto")
+    if raw in ("auto", "end"):
+        return AUTO_DEPTH if raw == "auto" else None
+    try:
+        depth = int(raw)
+    except ValueError:
+        depth = -1
+    if depth < 0:
+        raise OptionError(f"mcts: depth is auto, end or a whole number >= 0, not {raw!r}")
+    return depth
+
+
 def mcts_factory(settings: Mapping[str, str]) -> Agent:
     read = Settings("mcts", settings)
     playout, epsilon, score = read_simulation(read, AUTO, "relative")
     budget = read_budget(read, Budget(seconds=1.0))
     c = read.number("c", 0.6, low=-1e-12)
     bias = read.number("bias", 1.0, low=-1e-12)
-    depth = read.integer("depth", None, low=0)
+    depth = _depth(read)
     widen = read.number("widen", DEFAULT_WIDEN, low=-1e-12)
     leaf = read.integer("leaf", None)
     workers = read.integer("workers", 1)
     reuse = _yes_no(read, "reuse", True)
+    scaled = _yes_no(read, "scale", True)
     read.done()
     config = TreeConfig(
         c=c or 0.0,
@@ -216,5 +241,6 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
         score=score,
         depth=depth,
         leaf=leaf,
+        scaled=scaled,
     )
     return TreeBot("mcts", config, budget, workers or 1, reuse)

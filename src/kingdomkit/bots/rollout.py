@@ -6,7 +6,9 @@ generator) and turns the end into per-player values with a scorer (outcome.py) a
 players' points. The policy `auto` is greedy
 when the kernel is there and random otherwise (greedy playouts in Python cost a hundred random
 ones). With `depth=D` a playout stops after D decisions and the game's heuristic
-(`evaluate`) values the position instead (never through the kernel).
+(`evaluate`) values the position instead (never through the kernel); a cut in the middle of
+a turn (`Game.turn_continues`) first ends the turn greedily, so that the heuristic always
+compares whole turns (Queendomino: a placement before its build and its claim).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from kingdomkit.bots.greedy import greedy_action
 from kingdomkit.bots.outcome import SCORERS, Scorer, make_scorer, shares
 from kingdomkit.bots.playouts import DEFAULT_EPSILON, POLICIES, make_policy
 from kingdomkit.bots.spec import Settings
@@ -61,8 +64,8 @@ class Simulator:
         estimates = [game.evaluate(state, p) for p in range(game.num_players)]
         return self.scorer(estimates, shares(estimates)), estimates
 
-    def run(self, state: Any, rng: random.Random) -> Outcome:
-        """One playout from `state`, valued."""
+    def run(self, state: Any, rng: random.Random, before: Any = None) -> Outcome:
+        """One playout from `state` (reached from the decision `before`, if given), valued."""
         if self.kernel is not None and self.game.current_player(state) != TERMINAL:
             return self.batch(state, rng, 1)[0]
         game = self.game
@@ -78,10 +81,19 @@ class Simulator:
             else:
                 if left is not None:
                     if left <= 0:
-                        return self.heuristic(state)
+                        return self.heuristic(self._turn_ended(before, state, rng))
                     left -= 1
                 action = policy(game, state, rng)
+                before = state
             state = game.apply(state, action)
+
+    def _turn_ended(self, before: Any, state: Any, rng: random.Random) -> Any:
+        """`state`, or, when it is the middle of a turn begun at `before`, the end of that turn
+        played greedily: the heuristic compares whole turns, as the greedy bot does."""
+        game = self.game
+        while before is not None and game.turn_continues(before, state):
+            before, state = state, game.apply(state, greedy_action(game, state, rng))
+        return state
 
     def batch(self, state: Any, rng: random.Random, count: int) -> list[Outcome]:
         """`count` playouts from `state` (one call of the compiled kernel when there is one)."""

@@ -19,6 +19,11 @@ a node visited N times opens a new child only while it has fewer than 1 + k * sq
 ones, the untried action with the best heuristic first (random without a bias): with a
 hundred placements the heuristic picks which ones get tried and the playouts correct it.
 
+With `scaled` (the `mcts` bot), q is instead the child's mean minus the mean of every outcome
+of the search so far, divided by their standard deviation (`Spread`), and the bias term is
+W * H / (n + 1): relative scores sit close to 0.5, and on the [0, 1] scale the exploration
+term drowned their differences.
+
 Every node keeps the sums of each player's values and final points, so a root can be merged
 with other searches' (root parallelism) and report expected points (analysis).
 """
@@ -36,6 +41,7 @@ from kingdomkit.bots.rollout import Outcome, Simulator
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 KERNEL_LEAF = 8
+AUTO_DEPTH = -1  # `depth` of playouts to the end with a compiled kernel, else none (0)
 
 
 @dataclass(frozen=True)
@@ -48,9 +54,10 @@ class TreeConfig:
     playout: str = "random"
     epsilon: float = 0.25
     score: str = "relative"
-    depth: int | None = None
+    depth: int | None = None  # decisions a playout plays before `evaluate`; None: to the end
     leaf: int | None = 1  # playouts from each new node (batched through a compiled kernel);
     # None: KERNEL_LEAF with a kernel, else 1
+    scaled: bool = False  # UCB in units of the outcomes' spread (see the module card)
 
 
 class Node:
@@ -115,10 +122,12 @@ class Search:
         self.game = game
         self.player = player
         self.config = config
-        self.sim = Simulator(
-            game, player, config.playout, config.epsilon, config.score, config.depth
-        )
+        depth = config.depth
+        if depth == AUTO_DEPTH:
+            depth = None if game.accelerator() is not None else 0
+        self.sim = Simulator(game, player, config.playout, config.epsilon, config.score, depth)
         self.norm = Normaliser(config.score)
+        self.spread = Spread(game.num_players)
         self.root = root if root is not None else Node(game.num_players)
         self.iterations = 0
         self.leaf = config.leaf or (KERNEL_LEAF if self.sim.kernel is not None else 1)
@@ -155,13 +164,15 @@ class Search:
                     child.avail += 1
             else:
                 action, child = self.select(node, state, player, rng)
-            state = game.apply(state, action)
+            before, state = state, game.apply(state, action)
             if child is None:
                 child = node.children[action] = Node(game.num_players)
                 child.avail = 1
                 path.append(child)
                 outcomes = (
-                    self.sim.batch(state, rng, leaf) if leaf > 1 else [self.sim.run(state, rng)]
+                    self.sim.batch(state, rng, leaf)
+                    if leaf > 1
+                    else [self.sim.run(state, rng, before)]
                 )
                 break
             node = child
@@ -184,6 +195,9 @@ class Search:
             if prior is None:
                 prior = node.prior = self.priors(state, player, legal)
         norm = self.norm
+        scaled = config.scaled
+        if scaled:
+            centre, unit = self.spread.centre_unit(player)
         untried: list[int] = []
         best_score = -math.inf
         best_action = legal[0]
@@ -195,10 +209,17 @@ class Search:
                 untried.append(action)
                 continue
             child.avail += 1
-            q, visits = norm(child.values[player] / child.visits), child.visits
-            score = q + c * math.sqrt(math.log(child.avail) / visits)
-            if prior is not None:
-                score += bias * prior.get(action, 0.5) / (visits * (1.0 - q) + 1.0)
+            visits = child.visits
+            if scaled:
+                score = (child.values[player] / visits - centre) / unit
+                score += c * math.sqrt(math.log(child.avail) / visits)
+                if prior is not None:
+                    score += bias * prior.get(action, 0.5) / (visits + 1.0)
+            else:
+                q = norm(child.values[player] / visits)
+                score = q + c * math.sqrt(math.log(child.avail) / visits)
+                if prior is not None:
+                    score += bias * prior.get(action, 0.5) / (visits * (1.0 - q) + 1.0)
             if score > best_score:
                 best_score, best_action, best_child = score, action, child
         if untried and (
@@ -225,6 +246,7 @@ class Search:
     def backup(self, path: list[Node], outcome: Outcome) -> None:
         values, points = outcome
         self.norm.see(values)
+        self.spread.see(values)
         players = range(len(values))
         for node in path:
             node.visits += 1
@@ -232,3 +254,32 @@ class Search:
             for p in players:
                 node_values[p] += values[p]
                 node_points[p] += points[p]
+
+
+class Spread:
+    """Running mean and standard deviation of every player's outcome values in one search:
+    a scaled UCB measures a child's mean in standard deviations from the mean outcome, so that
+    the exploration constant does not depend on how far apart the scorer puts the outcomes."""
+
+    __slots__ = ("count", "squares", "sums")
+
+    def __init__(self, players: int) -> None:
+        self.count = 0
+        self.sums = [0.0] * players
+        self.squares = [0.0] * players
+
+    def see(self, values: list[float]) -> None:
+        self.count += 1
+        sums, squares = self.sums, self.squares
+        for p, v in enumerate(values):
+            sums[p] += v
+            squares[p] += v * v
+
+    def centre_unit(self, player: int) -> tuple[float, float]:
+        """The mean outcome of `player` and its standard deviation (1 when there is none)."""
+        n = self.count
+        if n < 2:
+            return 0.0, 1.0
+        mean = self.sums[player] / n
+        variance = self.squares[player] / n - mean * mean
+        return mean, math.sqrt(variance) if variance > 1e-12 else 1.0
