@@ -117,14 +117,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _labels(game: Game[Any], actions: Sequence[int], decision: GradedDecision) -> tuple[str, str]:
+def move_labels(
+    game: Game[Any], actions: Sequence[int], graded: Sequence[GradedDecision]
+) -> list[tuple[str, str]]:
+    """(move played, best move) in words for each graded decision, in one walk of the game."""
+    steps = {decision.step: decision for decision in graded}
+    labels = []
     state = game.initial_state()
-    for action in actions[: decision.step]:
+    for step, action in enumerate(actions):
+        decision = steps.get(step)
+        if decision is not None:
+            labels.append(
+                (
+                    game.action_to_string(state, decision.played),
+                    game.action_to_string(state, decision.best),
+                )
+            )
         state = game.apply(state, action)
-    return (
-        game.action_to_string(state, decision.played),
-        game.action_to_string(state, decision.best),
-    )
+    return labels
 
 
 def analysis_json(
@@ -135,8 +145,7 @@ def analysis_json(
     args: argparse.Namespace,
 ) -> dict[str, Any]:
     decisions = []
-    for decision in graded:
-        played, best = _labels(game, actions, decision)
+    for decision, (played, best) in zip(graded, move_labels(game, actions, graded), strict=True):
         decisions.append(
             {
                 "step": decision.step,
@@ -185,8 +194,7 @@ def print_analysis(
     table = Table(title=f"{game.name}: every decision graded by {bot}")
     for heading in ("step", "player", "played", "best", "exp. points", "lost"):
         table.add_column(heading, justify="right" if heading in ("step", "lost") else "left")
-    for decision in graded:
-        played, best = _labels(game, actions, decision)
+    for decision, (played, best) in zip(graded, move_labels(game, actions, graded), strict=True):
         lost = f"{decision.loss:.1f}"
         if decision.blunder:
             lost = f"[bold red]{lost} ??[/]"
