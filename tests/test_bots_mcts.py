@@ -72,9 +72,10 @@ def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> N
             assert advanced is expected
             continuing = last is not None and game.turn_continues(last, state)
             visits = 0 if advanced is None else advanced.visits
+            searched = 0 if len(game.legal_actions(state)) == 1 else 80  # one choice: none
             action = bot.act(game, state, rng)
             if advanced is not None and not continuing:
-                assert bot.root is advanced and advanced.visits == visits + 80
+                assert bot.root is advanced and advanced.visits == visits + searched
                 reused += 1
             last, path = state, []
         else:
@@ -183,3 +184,14 @@ def test_scaled_ucb_weighs_a_small_difference_of_means_against_exploration() -> 
         chosen[scaled] = search.select(search.root, state, 0, rng)[0]
     # unscaled, 0.02 is nothing next to the exploration term; scaled, it is 0.4 deviations
     assert chosen == {True: a, False: b}
+
+
+def test_a_single_legal_action_is_played_without_a_search() -> None:
+    game = make_game("queendomino", {"players": 2})
+    rng = random.Random(4)
+    bot = tree_bot("mcts:playouts=30")
+    state = next_decision(game, game.initial_state(), rng)
+    while len(game.legal_actions(state)) > 1:  # the last claim of the first line is forced
+        state = next_decision(game, game.apply(state, game.legal_actions(state)[0]), rng)
+    assert bot.act(game, state, rng) == game.legal_actions(state)[0]
+    assert bot.root is not None and bot.root.visits == 0 and bot.last_iterations == 0

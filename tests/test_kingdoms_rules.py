@@ -661,3 +661,44 @@ def test_no_luck_hides_nothing() -> None:
         for viewer in [*range(3), None]:
             assert game.view(state, viewer) == state
         assert game.resample(state, 1, random.Random(0)) == state
+
+
+# -- what the search bots' forecast counts on ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("row", "gold"),
+    [
+        ("A2 +3 . . B1 .", (2 * 6.0, 6.0)),  # +3 and three empties worth +1 each
+        ("A1 DRG . +5 . B1", (-1.0, -1.0)),  # a dragon: only the hazards' mean counts
+        ("A1 GLD . +2 . .", (10.0, 0.0)),  # a gold mine doubles what is expected too
+        ("A1 . MTN . . B3", (1.0, 6.0)),  # each part has its own empties
+        (". . . . . .", (0.0, 0.0)),  # no castle, nothing to gain
+    ],
+)
+def test_expected_line_gold_counts_each_empty_space_at_the_mean_tile(
+    row: str, gold: tuple[float, float]
+) -> None:
+    board = grid(row)
+    assert bd.expected_line_gold(board, bd.LINES[0], 2, 1.5, -0.5) == list(gold)
+
+
+def test_expected_line_gold_with_nothing_expected_is_the_scoring() -> None:
+    game = Kingdoms({"players": 3})
+    for state in random_game(game, 11)[::5]:
+        for line in bd.LINES:
+            expected = bd.expected_line_gold(state.board, line, 3, 0.0, 0.0)
+            assert expected == list(bd.line_gold(state.board, line, 3))
+
+
+def test_the_forecast_is_the_evaluation_when_no_tile_is_unseen_and_counts_room_before() -> None:
+    game = Kingdoms({"players": 2})
+    start = position(game, grid("A2 +3 . . . ."))
+    # every tile but the +3 is unseen: row 1 has the +3 and four empties, column 1 four
+    # empties under the rank-2 castle, each empty worth the unseen tiles' mean value
+    unseen = sum(start.supply)
+    mean = (sum(n * v for n, v in zip(start.supply, bd.TILE_VALUES, strict=True))) / unseen
+    assert game.evaluate(start, 0) == start.gold[0] + 6
+    row, column = 3 + 4 * mean, 4 * mean
+    assert game.forecast(start, 0) == pytest.approx(start.gold[0] + 2 * row + 2 * column)
+    assert game.forecast(start, 1) == game.evaluate(start, 1)
+    end = random_game(game, 3)[-1]
+    assert [game.forecast(end, p) for p in range(2)] == [game.evaluate(end, p) for p in range(2)]

@@ -637,3 +637,35 @@ def test_a_table_without_a_column_or_a_file_is_refused(tmp_path: Path) -> None:
         Queendomino({"players": 2, "buildings": str(path)})
     with pytest.raises(KingdomkitError, match="cannot read buildings table"):
         Queendomino({"players": 2, "buildings": str(tmp_path / "missing.csv")})
+
+
+# -- what the search bots' forecast counts on ---------------------------------------------------
+@pytest.mark.parametrize("options", MODES, ids=str)
+def test_placements_left_counts_the_placements_still_to_come(options: dict[str, Any]) -> None:
+    game = Queendomino(options)
+    for seed in range(3):
+        states = random_game(game, seed)
+        for r in range(game.num_realms):
+            to_come = [game.acting_realm(state) == r for state in states if state.phase == PLACE]
+            left = sum(to_come)
+            for state in states:
+                assert game.placements_left(state, r) == left, (seed, r, state)
+                if state.phase == PLACE and game.acting_realm(state) == r:
+                    left -= 1
+            assert left == 0
+
+
+def test_the_forecast_values_knights_and_coins_while_turns_are_left() -> None:
+    game = Queendomino({"players": 2})
+    state = set_up(game)
+    realm = state.realms[0]
+    richer = state._replace(realms=(realm._replace(coins=realm.coins + 3), *state.realms[1:]))
+    guarded = state._replace(realms=(realm._replace(guard=realm.guard + 1), *state.realms[1:]))
+    # evaluate: 3 coins are 1 point and a knight in the guard nothing; the forecast adds more
+    assert game.evaluate(richer, 0) == game.evaluate(state, 0) + 1
+    assert game.evaluate(guarded, 0) == game.evaluate(state, 0)
+    assert game.forecast(richer, 0) > game.forecast(state, 0) + 1
+    assert game.forecast(guarded, 0) > game.forecast(state, 0)
+    # at the end nothing is left to buy or tax: the forecast is the score
+    end = random_game(game, 7)[-1]
+    assert all(game.forecast(end, p) == game.evaluate(end, p) for p in range(2))

@@ -11,7 +11,7 @@ Design (tree.py holds the search itself):
   scorer (relative points put most outcomes near 0.5: unscaled, exploration drowned the
   differences and the most visited child was little more than the first one opened).
   `scale=no` is the paper's UCB on [0, 1] values (what `uct`/`uct-pb` use).
-- **Progressive bias** from the game's heuristic (`evaluate` after the action, normalised over
+- **Progressive bias** from the game's heuristic (`forecast` after the action, normalised over
   the siblings; default W = 1, decaying as W * H / (n + 1) when scaled) with **progressive
   widening** (`widen=1`: a node visited N times has at most 1 + sqrt(N) children, opened best
   heuristic first, so the greedy move is the first one searched): with a hundred placements
@@ -20,7 +20,7 @@ Design (tree.py holds the search itself):
   with the game's compiled kernel (Kingdomino), playouts to the end, `playout=auto` making
   them greedy ones (about 1000 a second), `leaf=8` of them per new node in one call (a tree
   step in Python costs more than a compiled playout); without one (Queendomino, Kingdoms),
-  no playout at all: a new node is valued by the game's heuristic (`evaluate` for every
+  no playout at all: a new node is valued by the game's heuristic (`forecast` for every
   player), as Python playouts are a hundred times slower and random ones too noisy to beat
   greedy (Kingdoms 2p at 0.3 s: 1 win in 6 with random playouts, 4 in 6 with the heuristic).
   `depth=end` always plays to the end; `depth=D` cuts playouts after D decisions.
@@ -102,6 +102,8 @@ class TreeBot:
             if action is None:
                 action = greedy_action(game, game.resample(view, player, srng), srng)
             return self._played(game, player, state, action, node)
+        if len(legal) == 1:  # nothing to think about: keep the time (and the tree)
+            return self._played(game, player, state, legal[0], node or Node(game.num_players))
         search = self._search(game, view, player, srng, node if self.reuse else None)
         action = search.root.best_action(legal, player)
         if action is None:

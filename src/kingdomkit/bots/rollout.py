@@ -6,7 +6,7 @@ generator) and turns the end into per-player values with a scorer (outcome.py) a
 players' points. The policy `auto` is greedy
 when the kernel is there and random otherwise (greedy playouts in Python cost a hundred random
 ones). With `depth=D` a playout stops after D decisions and the game's heuristic
-(`evaluate`) values the position instead (never through the kernel); a cut in the middle of
+(`forecast`) values the position instead (never through the kernel); a cut in the middle of
 a turn (`Game.turn_continues`) first ends the turn greedily, so that the heuristic always
 compares whole turns (Queendomino: a placement before its build and its claim).
 """
@@ -61,7 +61,7 @@ class Simulator:
     def heuristic(self, state: Any) -> Outcome:
         """The values and points the game's heuristic gives an unfinished position."""
         game = self.game
-        estimates = [game.evaluate(state, p) for p in range(game.num_players)]
+        estimates = [game.forecast(state, p) for p in range(game.num_players)]
         return self.scorer(estimates, shares(estimates)), estimates
 
     def run(self, state: Any, rng: random.Random, before: Any = None) -> Outcome:

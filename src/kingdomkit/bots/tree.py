@@ -12,7 +12,7 @@ Selection at a node, for the player `p` to act, over the actions legal in this i
     q + c * sqrt(ln(avail) / n) + W * H / (n * (1 - q) + 1)
 
 with q the child's mean value for `p` normalised to [0, 1] (outcome.Normaliser), n its visits,
-and H the progressive (win) bias of Nijssen and Winands: the game's `evaluate` after the action,
+and H the progressive (win) bias of Nijssen and Winands: the game's `forecast` after the action,
 normalised over the siblings to [0, 1] (computed once per node). Unvisited children are tried
 first, in random order (plain UCT, `widen=0`), or, with progressive widening (`widen=k > 0`),
 a node visited N times opens a new child only while it has fewer than 1 + k * sqrt(N) visited
@@ -54,7 +54,7 @@ class TreeConfig:
     playout: str = "random"
     epsilon: float = 0.25
     score: str = "relative"
-    depth: int | None = None  # decisions a playout plays before `evaluate`; None: to the end
+    depth: int | None = None  # decisions a playout plays before `forecast`; None: to the end
     leaf: int | None = 1  # playouts from each new node (batched through a compiled kernel);
     # None: KERNEL_LEAF with a kernel, else 1
     scaled: bool = False  # UCB in units of the outcomes' spread (see the module card)
@@ -235,9 +235,9 @@ class Search:
         return best_action, best_child
 
     def priors(self, state: Any, player: int, legal: tuple[int, ...]) -> dict[int, float]:
-        """H: `evaluate` after each action, normalised over the siblings to [0, 1]."""
+        """H: `forecast` after each action, normalised over the siblings to [0, 1]."""
         game = self.game
-        values = {a: game.evaluate(game.apply(state, a), player) for a in legal}
+        values = {a: game.forecast(game.apply(state, a), player) for a in legal}
         low, high = min(values.values()), max(values.values())
         if high == low:
             return dict.fromkeys(legal, 1.0)

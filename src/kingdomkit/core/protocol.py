@@ -194,6 +194,12 @@ class Game(ABC, Generic[S]):
         The default is the player's score."""
         return self.scores(state)[player]
 
+    def forecast(self, state: S, player: int) -> float:
+        """An estimate of `player`'s final score, for search bots that stop before the end
+        (`evaluate` says what the position is worth now; this may add what it will bring
+        later, such as Queendomino's knights and coins). The default is `evaluate`."""
+        return self.evaluate(state, player)
+
     def is_draft(self, state: S) -> bool:
         """True when the player to act picks what it will have later rather than changing its
         position now (Kingdomino's claims); the "greedy placement, random draft" bot plays

@@ -131,5 +131,24 @@ def line_gold(board: Board, line: tuple[int, ...], players: int) -> tuple[int, .
     return tuple(gold)
 
 
+def expected_line_gold(
+    board: Board, line: tuple[int, ...], players: int, resource: float, hazard: float
+) -> list[float]:
+    """`line_gold` with every empty space worth what a tile still to come is on average:
+    `resource` + `hazard` (the means over the unseen tiles of the resources' values and of the
+    hazards'), or `hazard` alone in a part with a dragon. Mountains, wizards and dragons still
+    to come are not foreseen."""
+    gold = [0.0] * players
+    for part in line_parts(board, line, players):
+        empty = sum(1 for s in part.spaces if board[s] == EMPTY)
+        if not any(part.ranks):
+            continue
+        expected = empty * (hazard if part.dragon else resource + hazard)
+        base = part.base + (2 * expected if part.gold_mine else expected)
+        for player, rank in enumerate(part.ranks):
+            gold[player] += base * rank
+    return gold
+
+
 def line_full(board: Board, line: tuple[int, ...]) -> bool:
     return all(board[s] != EMPTY for s in line)

@@ -49,6 +49,7 @@ from kingdomkit.games.kingdoms.actions import (
     START_BASE,
     TAKE_BASE,
 )
+from kingdomkit.games.kingdoms.board import IS_RESOURCE, TILE_VALUES
 from kingdomkit.games.kingdoms.options import EPOCHS, START_GOLD, Setup, parse_options
 from kingdomkit.games.kingdoms.state import (
     DEAL,
@@ -331,6 +332,29 @@ class Kingdoms(Game[KingdomsState]):
             if not state.scored >> line & 1:
                 value += bd.line_gold(state.board, spaces, self.num_players)[player]
         return float(value)
+
+    def forecast(self, state: KingdomsState, player: int) -> float:
+        """`evaluate` with each empty space of a line not yet scored worth the mean value of
+        the tiles the player has not seen (resources and hazards apart, for the dragon):
+        a castle in a line with room is worth something before the tiles arrive."""
+        unseen = sum(state.supply)
+        if not unseen:
+            return self.evaluate(state, player)
+        resource = hazard = 0
+        for count, value, is_resource in zip(state.supply, TILE_VALUES, IS_RESOURCE, strict=True):
+            if is_resource:
+                resource += count * value
+            else:
+                hazard += count * value
+        gold = float(state.gold[player])
+        players = self.num_players
+        for line, spaces in enumerate(bd.LINES):
+            if not state.scored >> line & 1:
+                expected = bd.expected_line_gold(
+                    state.board, spaces, players, resource / unseen, hazard / unseen
+                )
+                gold += expected[player]
+        return gold
 
     # -- text, records, serialisation --------------------------------------------------------
     # codec.py and records.py take the game first, so their functions serve as methods.

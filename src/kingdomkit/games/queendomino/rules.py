@@ -96,6 +96,13 @@ from kingdomkit.games.queendomino.state import (
     Realm,
 )
 
+# What `forecast` adds for a search bot's leaves (guesses, to be tuned by arena runs): the
+# coins one knight's tax brings, and the value over a third of a point of a coin that can
+# still buy a building, full while PREMIUM_TURNS placements or more are left.
+TAX_GUESS = 3.0
+COIN_PREMIUM = 1.0 / 3.0
+PREMIUM_TURNS = 4
+
 
 class Queendomino(Game[QueendominoState]):
     name = "queendomino"
@@ -523,15 +530,7 @@ class Queendomino(Game[QueendominoState]):
             for d, owner in zip(state.line, state.claims, strict=False)
             if owner >= 0 and self.realm_of[owner] == r
         ]
-        if state.placers and state.phase != OVER:
-            # Between rounds every domino of `placing` waits; in a turn, those after it
-            # (and at PLACE the one being placed).
-            first = 0 if state.phase in (DRAW, BOARD) else state.turn + (state.phase != PLACE)
-            pending += [
-                d
-                for d, owner in zip(state.placing[first:], state.placers[first:], strict=True)
-                if self.realm_of[owner] == r
-            ]
+        pending += self._waiting(state, r)
         if pending:
             geo, kingdom = self.geo, realm.kingdom
             base = kd.territory_score(geo, kingdom)
@@ -539,6 +538,43 @@ class Queendomino(Game[QueendominoState]):
             for domino in pending:
                 value += kd.best_gain(geo, kingdom, DOMINOES[domino], score, base)
         return value
+
+    def _waiting(self, state: QueendominoState, r: int) -> list[int]:
+        """The dominoes of the round being played that `r` has still to place."""
+        if not state.placers or state.phase == OVER:
+            return []
+        # Between rounds every domino of `placing` waits; in a turn, those after it (and at
+        # PLACE the one being placed).
+        first = 0 if state.phase in (DRAW, BOARD) else state.turn + (state.phase != PLACE)
+        return [
+            d
+            for d, owner in zip(state.placing[first:], state.placers[first:], strict=True)
+            if self.realm_of[owner] == r
+        ]
+
+    def placements_left(self, state: QueendominoState, r: int) -> int:
+        """How many more dominoes realm `r` will place: those waiting in this round, one per
+        king in the line being claimed, and one per king in every line still to draw."""
+        kings = sum(1 for owner in self.setup.king_owners if self.realm_of[owner] == r)
+        # a line is counted in `lines_drawn` once it is full, not while it is being drawn
+        claiming = 1 if state.line and state.phase != DRAW else 0
+        lines = self.setup.lines - state.lines_drawn + claiming
+        return len(self._waiting(state, r)) + kings * lines
+
+    def forecast(self, state: QueendominoState, player: int) -> float:
+        """`evaluate` plus what the realm's means will still bring while it has turns left:
+        each knight in its guard one tax (about TAX_GUESS coins), and every coin more than
+        its third of a point, since it can still pay for buildings (module constants)."""
+        value = self.evaluate(state, player)
+        r = self.realm_of[player]
+        left = self.placements_left(state, r)
+        if not left:
+            return value
+        realm = state.realms[r]
+        premium = COIN_PREMIUM * min(1.0, left / PREMIUM_TURNS)
+        worth = 1.0 / sc.COINS_PER_POINT + premium
+        knights = min(realm.guard, 2 * left)
+        return value + realm.coins * premium + knights * TAX_GUESS * worth
 
     # -- reading and writing actions, records: codec.py and records.py, whose functions take
     # the game first, so that they serve as its methods ------------------------------------
