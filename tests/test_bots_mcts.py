@@ -195,3 +195,28 @@ def test_a_single_legal_action_is_played_without_a_search() -> None:
         state = next_decision(game, game.apply(state, game.legal_actions(state)[0]), rng)
     assert bot.act(game, state, rng) == game.legal_actions(state)[0]
     assert bot.root is not None and bot.root.visits == 0 and bot.last_iterations == 0
+
+
+def nodes_by_depth(root: Node) -> list[tuple[int, Node]]:
+    found, stack = [], [(0, root)]
+    while stack:
+        depth, node = stack.pop()
+        found.append((depth, node))
+        stack.extend((depth + 1, child) for child in node.children.values())
+    return found
+
+
+def test_past_the_searched_turn_a_node_gets_children_only_after_expand_playouts() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    state = first_placement(game, random.Random(6))
+    for expand, early in ((24, False), (0, True)):
+        bot = tree_bot(f"mcts:playouts=1200:expand={expand}")
+        bot.act(game, state, random.Random(7))
+        assert bot.root is not None
+        # depth 0 is the placement, 1 the claim: the turn; past it, the threshold applies
+        branching = [node.visits for depth, node in nodes_by_depth(bot.root) if node.children]
+        past_turn = [
+            node.visits for depth, node in nodes_by_depth(bot.root) if depth >= 2 and node.children
+        ]
+        assert len(branching) > len(past_turn) > 0
+        assert (min(past_turn) < 24) is early

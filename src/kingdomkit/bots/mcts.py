@@ -39,7 +39,8 @@ action at least a few iterations, and returns an `Analysis` (analysis.py).
 
 Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
 (default 1), widen= (default 1; 0 expands every child first), depth=auto|end|D (auto),
-leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), workers= (default 1),
+leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), expand= (default 0: the
+playouts a node past the searched turn needs before it gets children), workers= (default 1),
 reuse=yes|no (yes).
 """
 
@@ -233,6 +234,7 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
     workers = read.integer("workers", 1)
     reuse = _yes_no(read, "reuse", True)
     scaled = _yes_no(read, "scale", True)
+    expand = read.integer("expand", 0, low=0)
     read.done()
     config = TreeConfig(
         c=c or 0.0,
@@ -244,5 +246,6 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
         depth=depth,
         leaf=leaf,
         scaled=scaled,
+        expand=expand or 0,
     )
     return TreeBot("mcts", config, budget, workers or 1, reuse)

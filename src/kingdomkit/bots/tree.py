@@ -58,6 +58,7 @@ class TreeConfig:
     leaf: int | None = 1  # playouts from each new node (batched through a compiled kernel);
     # None: KERNEL_LEAF with a kernel, else 1
     scaled: bool = False  # UCB in units of the outcomes' spread (see the module card)
+    expand: int = 0  # playouts a node needs before it gets children, past the root's turn
 
 
 class Node:
@@ -149,6 +150,9 @@ class Search:
         state = game.resample(view, self.player, rng)
         node = self.root
         path = [node]
+        expand = self.config.expand
+        in_turn = True  # still the turn being searched for (always expanded)
+        before: Any = None
         while True:
             player = current_player(state)
             if player == TERMINAL:
@@ -157,6 +161,9 @@ class Search:
             if player == CHANCE:
                 state = game.apply(state, game.sample_chance(state, rng))
                 continue
+            if not in_turn and node.visits < expand:
+                outcomes = self._simulate(state, rng, leaf, before)
+                break
             if first is not None:
                 action, first = first, None
                 child = node.children.get(action)
@@ -165,15 +172,12 @@ class Search:
             else:
                 action, child = self.select(node, state, player, rng)
             before, state = state, game.apply(state, action)
+            in_turn = in_turn and game.turn_continues(before, state)
             if child is None:
                 child = node.children[action] = Node(game.num_players)
                 child.avail = 1
                 path.append(child)
-                outcomes = (
-                    self.sim.batch(state, rng, leaf)
-                    if leaf > 1
-                    else [self.sim.run(state, rng, before)]
-                )
+                outcomes = self._simulate(state, rng, leaf, before)
                 break
             node = child
             path.append(child)
@@ -181,6 +185,11 @@ class Search:
             self.backup(path, outcome)
         self.iterations += len(outcomes)
         return len(outcomes)
+
+    def _simulate(self, state: Any, rng: random.Random, leaf: int, before: Any) -> list[Outcome]:
+        if leaf > 1:
+            return self.sim.batch(state, rng, leaf)
+        return [self.sim.run(state, rng, before)]
 
     def select(
         self, node: Node, state: Any, player: int, rng: random.Random
