@@ -52,7 +52,7 @@ def test_the_claim_is_read_from_the_placement_search() -> None:
     assert claim == root.children[place].best_action(game.legal_actions(after), 0)
 
 
-def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> None:
+def test_observed_decisions_advance_the_root_and_a_draw_or_a_mismatch_starts_afresh() -> None:
     game = make_game("kingdomino", {"players": 2})
     rng = random.Random(2)
     bot = tree_bot("mcts:playouts=80")
@@ -60,12 +60,13 @@ def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> N
     agents = [bot, other]
     state = next_decision(game, game.initial_state(), rng)
     path: list[int] = []  # every decision since the bot's last one (its own included)
+    drawn = False  # a chance event since the bot's last decision
     last: Any = None
-    reused = 0
-    while reused < 2:
+    reused = fresh_after_draw = 0
+    while reused < 2 or not fresh_after_draw:
         player = game.current_player(state)
         if player == 0:
-            expected = bot.root
+            expected = None if drawn else bot.root
             for step in path:
                 expected = None if expected is None else expected.children.get(step)
             advanced = bot.advanced(game, state)
@@ -77,12 +78,15 @@ def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> N
             if advanced is not None and not continuing:
                 assert bot.root is advanced and advanced.visits == visits + searched
                 reused += 1
-            last, path = state, []
+            fresh_after_draw += drawn and bot.root is not None and bot.root.visits == searched
+            last, path, drawn = state, [], False
         else:
             action = other.act(game, state, rng)
         notify_decision(agents, game, player, action)
         path.append(action)
-        state = next_decision(game, game.apply(state, action), rng)
+        state = game.apply(state, action)
+        drawn = drawn or game.current_player(state) == CHANCE
+        state = next_decision(game, state, rng)
     # a decision the tree cannot have: the next search starts from a fresh tree
     while game.current_player(state) != 0:
         action = other.act(game, state, rng)
@@ -91,7 +95,8 @@ def test_observed_decisions_advance_the_root_and_a_mismatch_starts_afresh() -> N
     bot.observe(game, 1, 10_000)
     assert bot.advanced(game, state) is None
     bot.act(game, state, rng)
-    assert bot.root is not None and bot.root.visits == 80
+    searched = 0 if len(game.legal_actions(state)) == 1 else 80
+    assert bot.root is not None and bot.root.visits == searched
     # another game object: never reused
     assert bot.advanced(make_game("kingdomino", {"players": 2}), state) is None
 

@@ -29,8 +29,10 @@ Design (tree.py holds the search itself):
   the bot's. The pool lives as long as the bot (`close()` stops it).
 - **Tree reuse** (`reuse=yes`, the default): drivers tell the bot every decision through
   `observe`; at its next turn the bot walks its tree down the decisions seen since its last
-  one and searches on from that node. Any mismatch (another game, a decision the tree does not
-  have, no observe calls and a state that is not the expected one) starts a fresh tree.
+  one and searches on from that node, when no chance event came between (the open-loop
+  statistics average over every draw, so after a draw they describe another position). Any
+  mismatch (another game, a decision the tree does not have, a draw, no observe calls and a
+  state that is not the expected one) starts a fresh tree.
 - **Budget per turn**: the search at a turn's first decision spends `time=` (default 1 s) or
   `playouts=`; the turn's later micro-decisions are read from the same tree at once.
 
@@ -128,6 +130,8 @@ class TreeBot:
             if self._observed[0] != (self._player, self._action):
                 return None
             path = [action for _, action in self._observed]
+            if not self._no_chance_between(game, path, state):
+                return None
         elif state == game.apply(self._state, self._action):
             path = [self._action]
         else:
@@ -141,6 +145,19 @@ class TreeBot:
                 return None
             node = child
         return node
+
+    def _no_chance_between(self, game: Game[Any], path: list[int], state: Any) -> bool:
+        """Do the decisions of `path`, from the state of the bot's last action, reach `state`
+        with no chance event on the way? The tree is open-loop: its statistics are averages
+        over every draw, so after a draw (a new line of dominoes, a tile) they no longer
+        describe the position (claim slot 2 holds another domino), and the search starts
+        afresh."""
+        reached = self._state
+        for action in path:
+            if game.current_player(reached) < 0 or action not in game.legal_actions(reached):
+                return False
+            reached = game.apply(reached, action)
+        return bool(reached == state)
 
     def _continues(self, game: Game[Any], state: Any) -> bool:
         """Is `state` the next micro-decision of the turn the bot played last?"""
