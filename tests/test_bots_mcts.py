@@ -225,3 +225,49 @@ def test_past_the_searched_turn_a_node_gets_children_only_after_expand_playouts(
         ]
         assert len(branching) > len(past_turn) > 0
         assert (min(past_turn) < 24) is early
+
+
+def branching_past_a_draw(game: Game[Any], state: Any, root: Node) -> int:
+    """How many nodes reached through a chance event have children (Kingdomino: whether a
+    draw comes between two decisions does not depend on what is drawn)."""
+    rng = random.Random(0)
+    found, stack = 0, [(state, root, False)]
+    while stack:
+        at, node, drawn = stack.pop()
+        found += drawn and bool(node.children)
+        for action, child in node.children.items():
+            after = game.apply(at, action)
+            passed = game.current_player(after) == CHANCE
+            stack.append((next_decision(game, after, rng), child, drawn or passed))
+    return found
+
+
+def last_turn_of_a_round(game: Game[Any], rng: random.Random) -> Any:
+    """A Kingdomino placement whose claim ends the round (the next line is drawn after it)."""
+    state = first_placement(game, rng)
+    while True:
+        claim = game.apply(state, game.legal_actions(state)[0])
+        after = game.apply(claim, game.legal_actions(claim)[0])
+        if game.current_player(after) == CHANCE:
+            return state
+        state = next_decision(game, after, rng)
+
+
+def test_horizon_draw_grows_the_tree_only_until_the_next_draw() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    state = last_turn_of_a_round(game, random.Random(6))
+    counts = {}
+    for horizon in ("draw", "none"):
+        bot = tree_bot(f"mcts:playouts=1500:horizon={horizon}")
+        bot.act(game, state, random.Random(7))
+        assert bot.root is not None
+        counts[horizon] = branching_past_a_draw(game, state, bot.root)
+    assert counts["draw"] == 0 < counts["none"]
+
+
+def test_expand_defaults_to_two_leaves_with_a_kernel_and_to_none_without() -> None:
+    for name in ("kingdomino", "queendomino", "kingdoms"):
+        game = make_game(name, {"players": 2})
+        search = Search(game, 0, TreeConfig(expand=None, playout="greedy"), None)
+        assert search.expand == (16 if game.accelerator() is not None else 0)
+        assert Search(game, 0, TreeConfig(expand=5), None).expand == 5

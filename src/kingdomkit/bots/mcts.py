@@ -22,8 +22,13 @@ Design (tree.py holds the search itself):
   step in Python costs more than a compiled playout); without one (Queendomino, Kingdoms),
   no playout at all: a new node is valued by the game's heuristic (`forecast` for every
   player), as Python playouts are a hundred times slower and random ones too noisy to beat
-  greedy (Kingdoms 2p at 0.3 s: 1 win in 6 with random playouts, 4 in 6 with the heuristic).
-  `depth=end` always plays to the end; `depth=D` cuts playouts after D decisions.
+  greedy. `depth=end` always plays to the end; `depth=D` cuts playouts after D decisions.
+- **Expansion past the turn** (`expand=`): the searched turn is always expanded; past it, a
+  node gets children only once it has had `expand` playouts (16, two leaves, with a kernel;
+  0 without, where a leaf's value is the forecast and repeating it adds nothing), so the
+  opponents' replies are searched where the playouts are many enough to judge them.
+  `horizon=draw` stops the tree at the first chance event (open-loop statistics past a draw
+  mix different draws); `horizon=none` (the default) does not.
 - **Root parallelism** (`workers=N`): N - 1 helper processes (parallel.py) search the same
   root with their own seeds and budget while the bot searches too; their trees are merged into
   the bot's. The pool lives as long as the bot (`close()` stops it).
@@ -41,9 +46,8 @@ action at least a few iterations, and returns an `Analysis` (analysis.py).
 
 Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
 (default 1), widen= (default 1; 0 expands every child first), depth=auto|end|D (auto),
-leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), expand= (default 0: the
-playouts a node past the searched turn needs before it gets children), workers= (default 1),
-reuse=yes|no (yes).
+leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), expand= (default 16 with a
+kernel, else 0), horizon=none|draw (none), workers= (default 1), reuse=yes|no (yes).
 """
 
 from __future__ import annotations
@@ -251,7 +255,8 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
     workers = read.integer("workers", 1)
     reuse = _yes_no(read, "reuse", True)
     scaled = _yes_no(read, "scale", True)
-    expand = read.integer("expand", 0, low=0)
+    expand = read.integer("expand", None, low=0)
+    horizon = read.text("horizon", "none", ("none", "draw"))
     read.done()
     config = TreeConfig(
         c=c or 0.0,
@@ -263,6 +268,7 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
         depth=depth,
         leaf=leaf,
         scaled=scaled,
-        expand=expand or 0,
+        expand=expand,
+        stop_at_draw=horizon == "draw",
     )
     return TreeBot("mcts", config, budget, workers or 1, reuse)

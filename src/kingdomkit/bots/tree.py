@@ -41,6 +41,7 @@ from kingdomkit.bots.rollout import Outcome, Simulator
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 KERNEL_LEAF = 8
+KERNEL_EXPAND = 16  # two leaves' playouts (arena runs in docs/strength.md)
 AUTO_DEPTH = -1  # `depth` of playouts to the end with a compiled kernel, else none (0)
 
 
@@ -58,7 +59,9 @@ class TreeConfig:
     leaf: int | None = 1  # playouts from each new node (batched through a compiled kernel);
     # None: KERNEL_LEAF with a kernel, else 1
     scaled: bool = False  # UCB in units of the outcomes' spread (see the module card)
-    expand: int = 0  # playouts a node needs before it gets children, past the root's turn
+    expand: int | None = 0  # playouts a node needs before it gets children, past the root's
+    # turn; None: KERNEL_EXPAND with a kernel, else 0
+    stop_at_draw: bool = False  # no children past the first chance event (`horizon=draw`)
 
 
 class Node:
@@ -131,7 +134,9 @@ class Search:
         self.spread = Spread(game.num_players)
         self.root = root if root is not None else Node(game.num_players)
         self.iterations = 0
-        self.leaf = config.leaf or (KERNEL_LEAF if self.sim.kernel is not None else 1)
+        kernel = self.sim.kernel is not None
+        self.leaf = config.leaf or (KERNEL_LEAF if kernel else 1)
+        self.expand = config.expand if config.expand is not None else KERNEL_EXPAND * kernel
 
     def run(self, view: Any, rng: random.Random, clock: Clock) -> int:
         """Iterate until the budget is spent; the number of iterations."""
@@ -150,8 +155,10 @@ class Search:
         state = game.resample(view, self.player, rng)
         node = self.root
         path = [node]
-        expand = self.config.expand
+        expand = self.expand
+        stop_at_draw = self.config.stop_at_draw
         in_turn = True  # still the turn being searched for (always expanded)
+        drawn = False  # a chance event on the way down
         before: Any = None
         while True:
             player = current_player(state)
@@ -160,8 +167,9 @@ class Search:
                 break
             if player == CHANCE:
                 state = game.apply(state, game.sample_chance(state, rng))
+                drawn = True
                 continue
-            if not in_turn and node.visits < expand:
+            if not in_turn and (node.visits < expand or (drawn and stop_at_draw)):
                 outcomes = self._simulate(state, rng, leaf, before)
                 break
             if first is not None:
