@@ -140,9 +140,9 @@ def expected_line_gold(
     to come are not foreseen."""
     gold = [0.0] * players
     for part in line_parts(board, line, players):
-        empty = sum(1 for s in part.spaces if board[s] == EMPTY)
         if not any(part.ranks):
             continue
+        empty = sum(1 for s in part.spaces if board[s] == EMPTY)
         expected = empty * (hazard if part.dragon else resource + hazard)
         base = part.base + (2 * expected if part.gold_mine else expected)
         for player, rank in enumerate(part.ranks):
