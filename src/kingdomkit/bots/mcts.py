@@ -130,15 +130,10 @@ class TreeBot:
         anything does not match."""
         if self.root is None or game is not self._game:
             return None
-        if self._observed:
-            if self._observed[0] != (self._player, self._action):
-                return None
-            path = [action for _, action in self._observed]
-            if not self._no_chance_between(game, path, state):
-                return None
-        elif state == game.apply(self._state, self._action):
-            path = [self._action]
-        else:
+        if self._observed and self._observed[0] != (self._player, self._action):
+            return None
+        path = [action for _, action in self._observed] or [self._action]
+        if not self._no_chance_between(game, path, state):
             return None
         if not self.reuse and not self._continues(game, state):
             return None

@@ -136,7 +136,8 @@ class Search:
         self.iterations = 0
         kernel = self.sim.kernel is not None
         self.leaf = config.leaf or (KERNEL_LEAF if kernel else 1)
-        self.expand = config.expand if config.expand is not None else KERNEL_EXPAND * kernel
+        default_expand = KERNEL_EXPAND if kernel else 0
+        self.expand = config.expand if config.expand is not None else default_expand
 
     def run(self, view: Any, rng: random.Random, clock: Clock) -> int:
         """Iterate until the budget is spent; the number of iterations."""
