@@ -17,6 +17,7 @@ the flood fill starts from crowned squares only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import NamedTuple
 
 from kingdomkit.games.kingdomino.dominoes import TERRAINS, Domino
@@ -24,6 +25,7 @@ from kingdomkit.games.kingdomino.geometry import Bitboard, Cell, Geometry
 
 MIDDLE_KINGDOM_BONUS = 10
 HARMONY_BONUS = 5
+TERRITORY_CACHE = 1 << 14  # kingdoms whose territories are kept (a few MB at most)
 
 
 class Kingdom(NamedTuple):
@@ -186,25 +188,35 @@ class Territory(NamedTuple):
         return self.size * self.crowns
 
 
-def territories(geo: Geometry, kingdom: Kingdom) -> list[Territory]:
+def territories(geo: Geometry, kingdom: Kingdom) -> tuple[Territory, ...]:
     """Every territory, crowned or not, most points first (then largest, then by terrain)."""
+    return _territories(geo.width, kingdom.terrains, kingdom.crowns1, kingdom.crowns2)
+
+
+@lru_cache(maxsize=TERRITORY_CACHE)
+def _territories(
+    width: int, terrains: tuple[Bitboard, ...], crowns1: Bitboard, crowns2: Bitboard
+) -> tuple[Territory, ...]:
+    # Cached: a greedy bot scores many positions whose land is the same (every claim, every
+    # building of one turn), and the flood fills were most of its time.
     found = []
-    for terrain, land in enumerate(kingdom.terrains):
+    for terrain, land in enumerate(terrains):
         rest = land
         while rest:
             region = rest & -rest
             while True:
-                grown = (region | geo.neighbours(region)) & land
+                # The guard column is never land, so no shift wraps into a neighbouring row.
+                grown = (
+                    region | (region << 1) | (region >> 1) | (region << width) | (region >> width)
+                ) & land
                 if grown == region:
                     break
                 region = grown
-            crowns = (region & kingdom.crowns1).bit_count() + 2 * (
-                region & kingdom.crowns2
-            ).bit_count()
+            crowns = (region & crowns1).bit_count() + 2 * (region & crowns2).bit_count()
             found.append(Territory(terrain, region.bit_count(), crowns, region))
             rest &= ~region
     found.sort(key=lambda t: (-t.points, -t.size, t.terrain, t.cells))
-    return found
+    return tuple(found)
 
 
 def square(kingdom: Kingdom, cell: Cell) -> tuple[int, int] | None:

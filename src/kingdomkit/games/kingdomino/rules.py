@@ -263,7 +263,7 @@ class Kingdomino(Game[KingdominoState]):
 
     def kingdom_breakdown(self, kingdom: kd.Kingdom, harmony: bool | None = None) -> Breakdown:
         """The score pad of one kingdom; `harmony` overrides the no-discard test."""
-        found = tuple(kd.territories(self.geo, kingdom))
+        found = kd.territories(self.geo, kingdom)
         points = sum(t.points for t in found)
         middle, bonus = self._bonuses(kingdom, harmony)
         largest = max((t.size for t in found), default=0)

@@ -13,6 +13,7 @@ the Game" and its "Scoring Example").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from kingdomkit.games.kingdomino import kingdom as kd
@@ -40,7 +41,7 @@ class Breakdown(NamedTuple):
 
 
 def building_points(
-    geo: Geometry, table: BuildingTable, realm: Realm, found: list[kd.Territory]
+    geo: Geometry, table: BuildingTable, realm: Realm, found: Sequence[kd.Territory]
 ) -> list[tuple[Building, int]]:
     points = []
     for index, _cell in realm.buildings:
