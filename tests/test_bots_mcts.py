@@ -156,10 +156,14 @@ def test_mcts_beats_random_at_kingdomino() -> None:
     assert wins >= 5
 
 
-def test_depth_auto_plays_out_with_a_kernel_and_values_by_heuristic_without() -> None:
+def test_depth_auto_plays_out_with_a_kernel_and_as_the_game_says_without() -> None:
     config = tree_bot("mcts:playouts=5").config
     kingdoms = make_game("kingdoms", {"players": 2})
     assert Search(kingdoms, 0, config, None).sim.depth == 0  # no kernel: heuristic leaves
+    for players, depth in ((2, 0), (3, None), (4, None)):
+        queendomino = make_game("queendomino", {"players": players})
+        search = Search(queendomino, 0, config, None)
+        assert (search.sim.depth, search.sim.policy_name) == (depth, "greedy")
     kingdomino = make_game("kingdomino", {"players": 2})
     with_kernel = kingdomino.accelerator() is not None
     assert Search(kingdomino, 0, config, None).sim.depth == (None if with_kernel else 0)
@@ -168,6 +172,26 @@ def test_depth_auto_plays_out_with_a_kernel_and_values_by_heuristic_without() ->
     for bad in ("mcts:depth=-2", "mcts:depth=deep"):
         with pytest.raises(OptionError):
             make_bot(bad)
+
+
+def test_queendomino_leaves_are_playouts_with_four_players_and_forecasts_with_two(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for players, forecasts in ((4, False), (2, True)):
+        game = make_game("queendomino", {"players": players})
+        calls: list[int] = []
+
+        def forecast(state: Any, player: int, calls: list[int] = calls) -> float:
+            calls.append(player)
+            return 0.0
+
+        monkeypatch.setattr(game, "forecast", forecast)
+        rng = random.Random(3)
+        state = next_decision(game, game.initial_state(), rng)
+        bot = tree_bot("mcts:playouts=6:bias=0")  # no priors: only leaves could ask
+        bot.act(game, state, rng)
+        assert bot.last_iterations == 6
+        assert bool(calls) == forecasts
 
 
 def test_scaled_ucb_weighs_a_small_difference_of_means_against_exploration() -> None:

@@ -1,14 +1,14 @@
 """Simulations for the search bots: one playout (or a batch) from a state to a valued end.
 
-A `Simulator` plays a state out with a policy of playouts.py (or, when the game offers one and
-the playout runs to the end, its compiled kernel, `Game.accelerator`, seeded from the bot's
-generator) and turns the end into per-player values with a scorer (outcome.py) and the
-players' points. The policy `auto` is greedy
-when the kernel is there and random otherwise (greedy playouts in Python cost a hundred random
-ones). With `depth=D` a playout stops after D decisions and the game's heuristic
-(`forecast`) values the position instead (never through the kernel); a cut in the middle of
-a turn (`Game.turn_continues`) first ends the turn greedily, so that the heuristic always
-compares whole turns (Queendomino: a placement before its build and its claim).
+A `Simulator` plays a state out with a policy of playouts.py (or, when the game offers one
+and the playout runs to the end, its compiled kernel, `Game.accelerator`, seeded from the
+bot's generator) and turns the end into per-player values with a scorer (outcome.py) and the
+players' points. The policy `auto` is greedy (random playouts are too noisy to beat the
+greedy bot; without a kernel, how far to play is the game's `playout_depth`). With `depth=D`
+a playout stops after D decisions and the game's heuristic (`forecast`) values the position
+instead (never through the kernel); a cut in the middle of a turn (`Game.turn_continues`)
+first ends the turn greedily, so that the heuristic always compares whole turns
+(Queendomino: a placement before its build and its claim).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kingdomkit.bots.playouts import DEFAULT_EPSILON, POLICIES, make_policy
 from kingdomkit.bots.spec import Settings
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, OptionError
 
-AUTO = "auto"  # greedy playouts with a compiled kernel, random ones without
+AUTO = "auto"  # greedy playouts (the `mcts` default)
 Outcome = tuple[list[float], list[float]]  # (scorer values, points) per player
 
 
@@ -44,7 +44,7 @@ class Simulator:
         self.player = player
         kernel = game.accelerator() if accelerate and depth is None else None
         if policy == AUTO:
-            policy = "greedy" if kernel is not None else "random"
+            policy = "greedy"
         self.policy_name = policy
         self.epsilon = epsilon
         self.policy = make_policy(policy, player, epsilon)

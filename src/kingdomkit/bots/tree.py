@@ -42,7 +42,7 @@ from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 KERNEL_LEAF = 8
 KERNEL_EXPAND = 16  # two leaves' playouts (arena runs in docs/strength.md)
-AUTO_DEPTH = -1  # `depth` of playouts to the end with a compiled kernel, else none (0)
+AUTO_DEPTH = -1  # `depth`: to the end with a compiled kernel, else `Game.playout_depth()`
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ class Search:
         self.config = config
         depth = config.depth
         if depth == AUTO_DEPTH:
-            depth = None if game.accelerator() is not None else 0
+            depth = None if game.accelerator() is not None else game.playout_depth()
         self.sim = Simulator(game, player, config.playout, config.epsilon, config.score, depth)
         self.norm = Normaliser(config.score)
         self.spread = Spread(game.num_players)

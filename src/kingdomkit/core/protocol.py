@@ -200,6 +200,13 @@ class Game(ABC, Generic[S]):
         later, such as Queendomino's knights and coins). The default is `evaluate`."""
         return self.evaluate(state, player)
 
+    def playout_depth(self) -> int | None:
+        """How far a search bot's simulations go when this game has no compiled kernel (with
+        one, they always play to the end): None to the end, with greedy moves; D > 0 that many
+        decisions, then `forecast`; 0 (the default) no playout, the new position's `forecast`
+        at once, since pure-Python greedy playouts are too slow for most games."""
+        return 0
+
     def is_draft(self, state: S) -> bool:
         """True when the player to act picks what it will have later rather than changing its
         position now (Kingdomino's claims); the "greedy placement, random draft" bot plays

@@ -561,6 +561,13 @@ class Queendomino(Game[QueendominoState]):
         lines = self.setup.lines - state.lines_drawn + claiming
         return len(self._waiting(state, r)) + kings * lines
 
+    def playout_depth(self) -> int | None:
+        """Search bots play greedy playouts to the end with 3 or 4 players: a 5x5 game is short
+        enough for about 60 a second in Python, and they judge far better than `forecast`
+        (docs/strength.md section 5); the 7x7 kingdoms of 2 players cost about five times
+        more, so there the leaves are `forecast`."""
+        return None if self.num_players > 2 else 0
+
     def forecast(self, state: QueendominoState, player: int) -> float:
         """`evaluate` plus what the realm's means will still bring while it has turns left:
         each knight in its guard one tax (about TAX_GUESS coins), and every coin more than
