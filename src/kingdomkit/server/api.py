@@ -1,0 +1,202 @@
+"""The HTTP API (documented at /docs, OpenAPI at /openapi.json) and each table's WebSocket.
+
+Who you are is a signed session cookie: a guest identity made on your first request, with the
+display name you give. A seat is bound to the identity that took it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+
+from kingdomkit.core.record import make_record
+from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.server.live import FINISHED, RefusedError
+from kingdomkit.server.service import Tables, clean_name
+
+lobby = APIRouter(prefix="/api", tags=["lobby"])
+play = APIRouter(prefix="/api/tables", tags=["play"])
+sockets = APIRouter(tags=["live"])
+
+
+def identity(session: dict[str, Any]) -> str:
+    """The caller's identity, made on first use."""
+    if "id" not in session:
+        session["id"] = "guest-" + secrets.token_urlsafe(12)
+    return str(session["id"])
+
+
+def tables_of(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+class SeatSpec(BaseModel):
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(None, description="a level (easy, medium, hard, expert) or bot spec")
+
+
+class NewTable(BaseModel):
+    game: str = Field(description="kingdomino, queendomino or kingdoms")
+    options: dict[str, bool | int] = Field(default_factory=dict, description="e.g. harmony")
+    seats: list[SeatSpec] = Field(min_length=1, max_length=8)
+    name: str | None = Field(None, description="your display name (you take the first human seat)")
+
+
+class Join(BaseModel):
+    name: str | None = None
+    token: str | None = Field(None, description="the invitation of a seat")
+    seat: int | None = None
+
+
+class Action(BaseModel):
+    action: int = Field(description="the id of a legal action, from the view")
+    version: int = Field(description="the version of the view it was chosen in")
+
+
+class Me(BaseModel):
+    name: str
+
+
+@lobby.get("/games")
+def games() -> list[dict[str, Any]]:
+    """The games this server plays, with their options."""
+    found = []
+    for info in GAMES.values():
+        game = make_game(info.name)
+        found.append(
+            {
+                "game": info.name,
+                "summary": info.summary,
+                "options": list(info.option_names),
+                "default_players": info.default_players,
+                "min_players": game.min_players,
+                "max_players": game.max_players,
+            }
+        )
+    return found
+
+
+@lobby.get("/me")
+def me(request: Request) -> dict[str, Any]:
+    return {"id": identity(request.session), "name": request.session.get("name")}
+
+
+@lobby.post("/me")
+def set_me(request: Request, body: Me) -> dict[str, Any]:
+    request.session["name"] = clean_name(body.name)
+    return me(request)
+
+
+@lobby.get("/tables")
+async def listing(
+    request: Request, status: Literal["open", "running", "finished"] | None = None
+) -> list[dict[str, Any]]:
+    """Tables, newest first: open ones wait for people, running ones can be watched."""
+    return await asyncio.to_thread(tables_of(request).store.listing, status)
+
+
+@lobby.post("/tables", status_code=201)
+async def create(request: Request, body: NewTable) -> dict[str, Any]:
+    """Create a table; you take its first human seat, and get an invitation per seat."""
+    name = body.name or request.session.get("name")
+    holder = identity(request.session)
+    if name is not None:
+        request.session["name"] = clean_name(name)
+    seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
+    table, mine = await tables_of(request).create(
+        body.game, body.options, seats, holder, name or "guest"
+    )
+    return {
+        "table": table.id,
+        "seat": mine,
+        "invitations": [
+            {"seat": s.index, "token": s.token}
+            for s in table.seats
+            if s.kind == "human" and s.holder is None
+        ],
+        "view": table.view(mine),
+    }
+
+
+@play.get("/{table_id}")
+async def view(request: Request, table_id: str) -> dict[str, Any]:
+    """The table as you see it: your seat's view, or a spectator's."""
+    table = await tables_of(request).get(table_id)
+    return table.view(table.seat_of(request.session.get("id")))
+
+
+@play.post("/{table_id}/join")
+async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
+    holder = identity(request.session)
+    name = body.name or request.session.get("name")
+    if body.name:
+        request.session["name"] = clean_name(body.name)
+    seat = await tables_of(request).join(table_id, holder, name, body.token, body.seat)
+    table = await tables_of(request).get(table_id)
+    return {"seat": seat, "view": table.view(seat)}
+
+
+@play.post("/{table_id}/actions")
+async def act(request: Request, table_id: str, body: Action) -> dict[str, Any]:
+    """Play an action of your seat, naming the version you chose it in (a stale one is
+    refused with 409)."""
+    version = await tables_of(request).act(
+        table_id, request.session.get("id"), body.action, body.version
+    )
+    return {"version": version}
+
+
+@play.get("/{table_id}/record")
+async def record(request: Request, table_id: str) -> dict[str, Any]:
+    """The record of a finished game (the engines' record format, without the secret seed)."""
+    table = await tables_of(request).get(table_id)
+    if table.status != FINISHED:
+        raise RefusedError(409, "the record can be downloaded once the game is over")
+    names = [s.name or s.bot or f"seat {s.index}" for s in table.seats]
+    return make_record(table.game, None, names, [a for _, a in table.actions])
+
+
+@sockets.websocket("/ws/tables/{table_id}")
+async def live(socket: WebSocket, table_id: str) -> None:
+    """Views as they change; actions may be sent here too ({"action": id, "version": v})."""
+    tables = tables_of(socket)
+    await socket.accept()
+    holder = socket.session.get("id")
+    try:
+        table = await tables.get(table_id)
+    except RefusedError as refused:
+        await socket.send_json({"type": "error", "status": refused.status, "detail": str(refused)})
+        await socket.close(code=4404)
+        return
+    tables.hub.join(table_id, socket, holder)
+    try:
+        await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
+        while True:
+            text = await socket.receive_text()
+            try:
+                message = json.loads(text)
+                if not isinstance(message, dict):
+                    raise ValueError
+            except ValueError:
+                message = {}
+            try:
+                if "action" not in message or "version" not in message:
+                    raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")
+                await tables.act(table_id, holder, message["action"], message["version"])
+            except RefusedError as refused:
+                await socket.send_json(
+                    {"type": "error", "status": refused.status, "detail": str(refused)}
+                )
+    except WebSocketDisconnect:
+        pass
+    finally:
+        tables.hub.leave(table_id, socket)
+        with contextlib.suppress(Exception):
+            await socket.close()

@@ -1,0 +1,80 @@
+"""The application: the API routers, the browser client's files, sessions, and the tables
+service with its database and bot workers (started and stopped with the app)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.sessions import SessionMiddleware
+
+import kingdomkit.games  # noqa: F401  (registers every game)
+from kingdomkit import __version__
+from kingdomkit.server import api
+from kingdomkit.server.bots import BotPool
+from kingdomkit.server.database import open_engine
+from kingdomkit.server.hub import Hub
+from kingdomkit.server.live import RefusedError
+from kingdomkit.server.service import Tables
+from kingdomkit.server.store import Store
+
+CLIENT = Path(__file__).with_name("client")
+SESSION_DAYS = 30
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    database: str  # an SQLAlchemy URL
+    secret: str  # signs the session cookies
+    bot_workers: int = 1
+    secure_cookies: bool = False  # True behind HTTPS
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = open_engine(config.database)
+        tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
+        app.state.tables = tables
+        await tables.resume()
+        try:
+            yield
+        finally:
+            await tables.close()
+            engine.dispose()
+
+    app = FastAPI(
+        title="kingdomkit",
+        version=__version__,
+        summary="Play Kingdomino, Queendomino and Kingdoms with friends and bots.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=config.secret,
+        session_cookie="kingdomkit",
+        max_age=SESSION_DAYS * 24 * 3600,
+        same_site="lax",
+        https_only=config.secure_cookies,
+    )
+
+    @app.exception_handler(RefusedError)
+    async def refused(_request: Request, error: RefusedError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=error.status)
+
+    app.include_router(api.lobby)
+    app.include_router(api.play)
+    app.include_router(api.sockets)
+    app.mount("/static", StaticFiles(directory=CLIENT), name="client")
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def page(table_id: str | None = None) -> FileResponse:
+        return FileResponse(CLIENT / "index.html")
+
+    return app

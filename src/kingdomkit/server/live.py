@@ -1,0 +1,188 @@
+"""One table in play: its game, its state (the replay of its actions), the checks an action
+must pass, and what each seat or a spectator is shown.
+
+Chance is drawn here, never by a client: the outcome at step `seq` comes from a generator
+seeded by the table's secret seed and `seq`, so a replay after a restart draws the same.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
+from kingdomkit.core.registry import make_game
+
+HUMAN, BOT = "human", "bot"
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+LOG_LENGTH = 30  # decisions shown in a view's log
+
+
+class RefusedError(KingdomkitError):
+    """An action or request the table turns down; `status` is the HTTP status to answer."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str  # HUMAN or BOT
+    bot: str | None  # the level or bot spec of a bot seat
+    name: str | None  # the display name of whoever sits there
+    holder: str | None  # the identity (guest or account) that took a human seat
+    token: str  # secret: the seat's invite link
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name if self.kind == HUMAN else self.bot,
+            "taken": self.kind == BOT or self.holder is not None,
+        }
+
+
+class LiveTable:
+    """A table's game and state; every change goes through `play`."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game_name: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[Seat],
+        actions: list[tuple[int, int]],
+    ) -> None:
+        self.id = table_id
+        self.game_name = game_name
+        self.options = options
+        self.game: Game[Any] = make_game(game_name, options)
+        self.seed = seed
+        self.seats = seats
+        self.actions: list[tuple[int, int]] = []  # (player or CHANCE, action), in order
+        self.state = self.game.initial_state()
+        for player, action in actions:
+            self._apply(player, action)
+
+    # -- facts -----------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """How many actions (chance included) have been played: a client's action names the
+        version it saw, so a stale one is refused."""
+        return len(self.actions)
+
+    @property
+    def to_act(self) -> int:
+        return self.game.current_player(self.state)
+
+    @property
+    def finished(self) -> bool:
+        return self.to_act == TERMINAL
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return FINISHED
+        if any(s.kind == HUMAN and s.holder is None for s in self.seats):
+            return OPEN
+        return RUNNING
+
+    def seat_of(self, holder: str | None) -> int | None:
+        """The seat `holder` sits in (the first one, if several), or None."""
+        if holder is None:
+            return None
+        return next((s.index for s in self.seats if s.holder == holder), None)
+
+    # -- playing ---------------------------------------------------------------------------
+    def check(self, seat: int | None, action: Any, version: Any) -> int:
+        """The action as an int, if `seat` may play it now; else `RefusedError` says why."""
+        if self.status == OPEN:
+            raise RefusedError(409, "the game starts when every seat is taken")
+        if self.finished:
+            raise RefusedError(409, "the game is over")
+        if seat is None:
+            raise RefusedError(403, "you have no seat at this table: spectators cannot act")
+        if type(version) is not int or type(action) is not int:
+            raise RefusedError(422, "an action is {'action': <id>, 'version': <the version seen>}")
+        if version != self.version:
+            raise RefusedError(
+                409,
+                f"the game has moved on (you saw version {version}, it is at {self.version}):"
+                " look again and choose anew",
+            )
+        if self.to_act != seat:
+            raise RefusedError(409, "it is not your turn")
+        if action not in self.game.legal_actions(self.state):
+            raise RefusedError(422, f"action {action} is not legal now")
+        return action
+
+    def play(self, action: int) -> list[tuple[int, int]]:
+        """Apply a checked decision and the chance outcomes that follow it; the new actions."""
+        start = len(self.actions)
+        self._apply(self.to_act, action)
+        self.draw()
+        return self.actions[start:]
+
+    def draw(self) -> list[tuple[int, int]]:
+        """Play every chance outcome due now (drawn from the table's seed); the new actions."""
+        start = len(self.actions)
+        while self.to_act == CHANCE:
+            rng = random.Random(f"kingdomkit/{self.seed}/chance/{len(self.actions)}")
+            self._apply(CHANCE, self.game.sample_chance(self.state, rng))
+        return self.actions[start:]
+
+    def _apply(self, player: int, action: int) -> None:
+        self.state = self.game.apply(self.state, action)
+        self.actions.append((player, action))
+
+    def bot_seed(self) -> str:
+        """The seed of the bot about to move (from the table's seed and the step)."""
+        return f"kingdomkit/{self.seed}/bot/{len(self.actions)}"
+
+    # -- what people see -------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` (None: a spectator) may see, with its legal actions when it is
+        its turn."""
+        game = self.game
+        seen = game.view(self.state, seat)
+        to_act = self.to_act
+        mine = seat is not None and to_act == seat and self.status == RUNNING
+        legal = []
+        if mine:
+            legal = [
+                {"id": a, "label": game.action_to_string(self.state, a)}
+                for a in game.legal_actions(self.state)
+            ]
+        view: dict[str, Any] = {
+            "table": self.id,
+            "game": self.game_name,
+            "options": self.options,
+            "version": self.version,
+            "status": self.status,
+            "seats": [s.public() for s in self.seats],
+            "you": seat,
+            "to_act": to_act if to_act >= 0 else None,
+            "board": game.render(self.state, seat),
+            "state": game.state_to_json(seen),
+            "legal": legal,
+            "log": self.log(seat),
+        }
+        if self.finished:
+            view["result"] = game.result(self.state)
+        return view
+
+    def log(self, seat: int | None) -> list[dict[str, Any]]:
+        """The last decisions, labelled as their player would read them."""
+        game = self.game
+        state = game.initial_state()
+        entries: list[dict[str, Any]] = []
+        for player, action in self.actions:
+            if player >= 0:
+                entries.append({"seat": player, "text": game.action_to_string(state, action)})
+            state = game.apply(state, action)
+        return entries[-LOG_LENGTH:]

@@ -1,0 +1,217 @@
+"""The lobby and the tables: creating, joining and acting, and the bots' turns.
+
+Every change of a table happens under its lock, in this order: check, apply in memory, commit
+(in a worker thread), then broadcast. If the commit fails, the table is reloaded from the
+database, so memory never runs ahead of what is stored. Bot moves are computed outside the
+lock (in a worker process) and then go through the same path with the version they saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kingdomkit.bots import BOTS
+from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.registry import GAMES, game_info, make_game
+from kingdomkit.server.bots import BotPool
+from kingdomkit.server.hub import Hub
+from kingdomkit.server.live import BOT, FINISHED, HUMAN, LiveTable, RefusedError, Seat
+from kingdomkit.server.store import Store
+
+log = logging.getLogger("kingdomkit.server")
+NAME_LIMIT = 40
+
+
+def clean_name(name: Any) -> str:
+    """A display name with its spaces tidied; RefusedError if empty or too long."""
+    text = " ".join(name.split()) if isinstance(name, str) else ""
+    if not text:
+        raise RefusedError(422, "a display name is needed")
+    if len(text) > NAME_LIMIT:
+        raise RefusedError(422, f"a display name has at most {NAME_LIMIT} characters")
+    return text
+
+
+class Tables:
+    """Every table, loaded from the store on first use and kept in memory."""
+
+    def __init__(self, store: Store, bots: BotPool, hub: Hub) -> None:
+        self.store = store
+        self.bots = bots
+        self.hub = hub
+        self.live: dict[str, LiveTable] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    # -- lobby -----------------------------------------------------------------------------
+    async def create(
+        self,
+        game_name: str,
+        options: Mapping[str, Any],
+        seats: Sequence[Mapping[str, Any]],
+        holder: str,
+        name: str | None,
+    ) -> tuple[LiveTable, int | None]:
+        """A new table; its creator takes the first human seat (if any). Raises RefusedError."""
+        if game_name not in GAMES:
+            known = ", ".join(sorted(GAMES))
+            raise RefusedError(422, f"unknown game {game_name!r} (known: {known})")
+        options = dict(options)
+        options.setdefault("players", len(seats) or game_info(game_name).default_players)
+        try:
+            game = make_game(game_name, options)
+        except KingdomkitError as error:
+            raise RefusedError(422, str(error)) from None
+        if len(seats) != game.num_players:
+            raise RefusedError(422, f"{game.num_players} seats are needed, {len(seats)} given")
+        made = [self._seat(i, spec) for i, spec in enumerate(seats)]
+        first_human = next((s for s in made if s.kind == HUMAN), None)
+        if first_human is not None:
+            first_human.holder, first_human.name = holder, clean_name(name)
+        table = LiveTable(
+            secrets.token_urlsafe(9), game_name, options, secrets.randbits(62), made, []
+        )
+        table.draw()
+        await asyncio.to_thread(self.store.create, table)
+        self.live[table.id] = table
+        self._next(table)
+        return table, None if first_human is None else first_human.index
+
+    @staticmethod
+    def _seat(index: int, spec: Mapping[str, Any]) -> Seat:
+        kind = spec.get("kind")
+        token = secrets.token_urlsafe(16)
+        if kind == HUMAN:
+            return Seat(index, HUMAN, None, None, None, token)
+        if kind == BOT:
+            bot = spec.get("bot", "medium")
+            name = bot.split(":")[0] if isinstance(bot, str) else None
+            if name not in BOTS:
+                raise RefusedError(422, f"unknown bot {bot!r} (levels: easy, medium, hard, expert)")
+            return Seat(index, BOT, bot, None, None, token)
+        raise RefusedError(422, f"seat {index}: kind is 'human' or 'bot', not {kind!r}")
+
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.live.get(table_id)
+        if table is None:
+            table = await asyncio.to_thread(self.store.load, table_id)
+            if table is None:
+                raise RefusedError(404, f"no table {table_id!r}")
+            self.live.setdefault(table_id, table)
+            table = self.live[table_id]
+        return table
+
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    async def join(
+        self, table_id: str, holder: str, name: Any, token: str | None, index: int | None
+    ) -> int:
+        """Seat `holder`: at the seat of the invite `token`, or at `index`, or at the first free
+        human seat. A holder already seated keeps its seat."""
+        table = await self.get(table_id)
+        async with self.lock(table_id):
+            mine = table.seat_of(holder)
+            if mine is not None:
+                return mine
+            seat = self._free_seat(table, token, index)
+            seat.holder, seat.name = holder, clean_name(name)
+            await self._commit_seat(table, seat)
+        await self.hub.broadcast(table)
+        self._next(table)
+        return seat.index
+
+    @staticmethod
+    def _free_seat(table: LiveTable, token: str | None, index: int | None) -> Seat:
+        if table.status == FINISHED:
+            raise RefusedError(409, "the game is over")
+        if token is not None:
+            seat = next((s for s in table.seats if secrets.compare_digest(s.token, token)), None)
+            if seat is None:
+                raise RefusedError(404, "this invitation is not for this table")
+        elif index is not None:
+            if not 0 <= index < len(table.seats):
+                raise RefusedError(422, f"there is no seat {index}")
+            seat = table.seats[index]
+        else:
+            seat = next((s for s in table.seats if s.kind == HUMAN and s.holder is None), None)
+            if seat is None:
+                raise RefusedError(409, "every seat is taken")
+        if seat.kind != HUMAN or seat.holder is not None:
+            raise RefusedError(409, f"seat {seat.index} is taken")
+        return seat
+
+    async def _commit_seat(self, table: LiveTable, seat: Seat) -> None:
+        try:
+            await asyncio.to_thread(self.store.save_seat, table, seat)
+        except Exception:
+            self.live.pop(table.id, None)  # reload from what is stored
+            raise
+
+    # -- playing ---------------------------------------------------------------------------
+    async def act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:
+        """Play a person's action; the new version. Raises RefusedError with the reason."""
+        table = await self.get(table_id)
+        async with self.lock(table_id):
+            checked = table.check(table.seat_of(holder), action, version)
+            await self._commit_play(table, checked)
+        await self.hub.broadcast(table)
+        self._next(table)
+        return table.version
+
+    async def _commit_play(self, table: LiveTable, action: int) -> None:
+        start = table.version
+        table.play(action)
+        try:
+            await asyncio.to_thread(self.store.append, table, start)
+        except Exception:
+            self.live.pop(table.id, None)
+            raise
+
+    def _next(self, table: LiveTable) -> None:
+        """If a bot is to move at `table`, have it move (in the background)."""
+        if table.status != "running":
+            return
+        seat = table.seats[table.to_act]
+        if seat.kind == BOT:
+            task = asyncio.get_running_loop().create_task(self._bot_turn(table.id, table.version))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _bot_turn(self, table_id: str, version: int) -> None:
+        table = await self.get(table_id)
+        if table.version != version:
+            return
+        seat = table.seats[table.to_act]
+        assert seat.bot is not None
+        moves = [action for _, action in table.actions]
+        try:
+            action = await self.bots.move(
+                table.game_name, table.options, moves, seat.bot, table.bot_seed()
+            )
+        except Exception:
+            log.exception("bot %s failed at table %s", seat.bot, table_id)
+            return
+        async with self.lock(table_id):
+            table = await self.get(table_id)
+            if table.version != version:  # someone else moved meanwhile
+                return
+            await self._commit_play(table, action)
+        await self.hub.broadcast(table)
+        self._next(table)
+
+    async def resume(self) -> int:
+        """After a start: load every unfinished table and let its bots move; how many."""
+        ids = await asyncio.to_thread(self.store.unfinished)
+        for table_id in ids:
+            self._next(await self.get(table_id))
+        return len(ids)
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        self.bots.close()

@@ -1,0 +1,131 @@
+"""Reading and writing tables, seats and actions (SQLAlchemy, synchronous: the service calls
+it from worker threads). Each write is one transaction, committed before anyone is told."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session, selectinload
+
+from kingdomkit.server.live import FINISHED, LiveTable, Seat
+from kingdomkit.server.models import ActionRow, SeatRow, TableRow
+
+
+class Store:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def _session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def create(self, table: LiveTable) -> None:
+        with self._session() as session, session.begin():
+            row = TableRow(
+                id=table.id,
+                game=table.game_name,
+                options=table.options,
+                seed=table.seed,
+                status=table.status,
+            )
+            row.seats = [
+                SeatRow(
+                    index=s.index,
+                    kind=s.kind,
+                    bot=s.bot,
+                    name=s.name,
+                    holder=s.holder,
+                    token=s.token,
+                )
+                for s in table.seats
+            ]
+            session.add(row)
+            session.flush()  # the table before its actions (their foreign key)
+            session.add_all(self._action_rows(table.id, 0, table.actions))
+
+    def save_seat(self, table: LiveTable, seat: Seat) -> None:
+        with self._session() as session, session.begin():
+            row = session.get(SeatRow, (table.id, seat.index))
+            assert row is not None
+            row.kind, row.bot, row.name, row.holder = seat.kind, seat.bot, seat.name, seat.holder
+            session.get_one(TableRow, table.id).status = table.status
+
+    def append(self, table: LiveTable, start: int) -> None:
+        """Commit the actions of `table` from index `start` on, and its status."""
+        with self._session() as session, session.begin():
+            session.add_all(self._action_rows(table.id, start, table.actions[start:]))
+            row = session.get_one(TableRow, table.id)
+            row.status = table.status
+            if table.status == FINISHED:
+                row.finished_at = datetime.now(UTC)
+
+    @staticmethod
+    def _action_rows(table_id: str, start: int, actions: list[tuple[int, int]]) -> list[ActionRow]:
+        return [
+            ActionRow(table_id=table_id, seq=start + i, player=player, action=action)
+            for i, (player, action) in enumerate(actions)
+        ]
+
+    def load(self, table_id: str) -> LiveTable | None:
+        """The table as its committed actions leave it, or None."""
+        with self._session() as session:
+            row = session.scalar(
+                select(TableRow)
+                .where(TableRow.id == table_id)
+                .options(selectinload(TableRow.seats))
+            )
+            if row is None:
+                return None
+            actions = session.execute(
+                select(ActionRow.player, ActionRow.action)
+                .where(ActionRow.table_id == table_id)
+                .order_by(ActionRow.seq)
+            ).all()
+            seats = [Seat(s.index, s.kind, s.bot, s.name, s.holder, s.token) for s in row.seats]
+            return LiveTable(
+                row.id,
+                row.game,
+                dict(row.options),
+                row.seed,
+                seats,
+                [(p, a) for p, a in actions],
+            )
+
+    def table_by_token(self, token: str) -> tuple[str, int] | None:
+        """The (table, seat) an invite token opens."""
+        with self._session() as session:
+            row = session.scalar(select(SeatRow).where(SeatRow.token == token))
+            return None if row is None else (row.table_id, row.index)
+
+    def listing(self, status: str | None, limit: int = 100) -> list[dict[str, Any]]:
+        """The newest tables (of one status, if given), as the lobby lists them."""
+        with self._session() as session:
+            query = select(TableRow).options(selectinload(TableRow.seats))
+            if status is not None:
+                query = query.where(TableRow.status == status)
+            rows = session.scalars(query.order_by(TableRow.created_at.desc()).limit(limit))
+            return [
+                {
+                    "table": row.id,
+                    "game": row.game,
+                    "options": row.options,
+                    "status": row.status,
+                    "created": row.created_at.isoformat() if row.created_at else None,
+                    "seats": [
+                        {
+                            "index": s.index,
+                            "kind": s.kind,
+                            "name": s.name if s.kind == "human" else s.bot,
+                            "taken": s.kind == "bot" or s.holder is not None,
+                        }
+                        for s in row.seats
+                    ],
+                }
+                for row in rows
+            ]
+
+    def unfinished(self) -> list[str]:
+        """Tables to resume after a restart."""
+        with self._session() as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.status != FINISHED)))

@@ -1,0 +1,244 @@
+"""The web platform through its HTTP API and WebSocket (FastAPI's test client, SQLite): whole
+games against bots, the refusals (stale, out of turn, foreign seat, spectator, malformed), a
+restart that resumes every table, and views that carry no secret."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from kingdomkit.core.record import replay_record
+from kingdomkit.server.app import ServerConfig, create_app
+from kingdomkit.server.live import LiveTable
+
+HUMAN = {"kind": "human"}
+
+
+def bot(level: str = "easy") -> dict[str, str]:
+    return {"kind": "bot", "bot": level}
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'kingdomkit.db'}"
+
+
+def make_app(database: str) -> FastAPI:
+    return create_app(ServerConfig(database=database, secret="test secret"))
+
+
+class Person:
+    """Somebody with their own session cookie, talking to the app through its one running
+    test client (a second client would run the app's start-up again, in another loop)."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.server: TestClient = app.state.test_client
+        self.jar = httpx.Cookies()
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        self.server.cookies = self.jar
+        response: httpx.Response = self.server.request(method, path, **kwargs)
+        self.jar = httpx.Cookies(self.server.cookies)
+        return response
+
+    def get(self, path: str) -> httpx.Response:
+        return self._call("GET", path)
+
+    def post(self, path: str, json: Any) -> httpx.Response:
+        return self._call("POST", path, json=json)
+
+    def websocket_connect(self, path: str) -> Any:
+        self.server.cookies = self.jar
+        return self.server.websocket_connect(path)
+
+
+@pytest.fixture
+def app(database: str) -> Iterator[FastAPI]:
+    app = make_app(database)
+    with TestClient(app) as server:
+        app.state.test_client = server
+        yield app
+
+
+def client(app: FastAPI) -> Person:
+    return Person(app)
+
+
+def live(app: FastAPI, table: str) -> LiveTable:
+    found: LiveTable = app.state.tables.live[table]
+    return found
+
+
+def wait_for_turn(person: Any, table: str, timeout: float = 60.0) -> dict[str, Any]:
+    """The view once it is this person's turn or the game is over (bots move meanwhile)."""
+    end = time.monotonic() + timeout
+    while True:
+        view: dict[str, Any] = person.get(f"/api/tables/{table}").json()
+        if view["legal"] or view["status"] == "finished":
+            return view
+        assert time.monotonic() < end, "the bots did not move"
+        time.sleep(0.02)
+
+
+def create(person: Any, game: str, seats: list[dict[str, str]], **options: Any) -> Any:
+    response = person.post(
+        "/api/tables", json={"game": game, "options": options, "seats": seats, "name": "Ann"}
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("kingdomino", 2), ("queendomino", 2), ("kingdoms", 2)]
+)
+def test_a_person_plays_a_whole_game_against_a_bot(app: FastAPI, game: str, players: int) -> None:
+    ann = client(app)
+    made = create(ann, game, [HUMAN] + [bot()] * (players - 1))
+    table = made["table"]
+    assert made["seat"] == 0
+    while True:
+        view = wait_for_turn(ann, table)
+        if view["status"] == "finished":
+            break
+        action = view["legal"][-1]["id"]
+        response = ann.post(
+            f"/api/tables/{table}/actions", json={"action": action, "version": view["version"]}
+        )
+        assert response.status_code == 200, response.json()
+    record = ann.get(f"/api/tables/{table}/record").json()
+    replayed = replay_record(record)
+    assert list(replayed.game.scores(replayed.final_state)) == view["result"]["scores"]
+    assert record["seed"] is None  # the table's seed never leaves the server
+    listed = ann.get("/api/tables?status=finished").json()
+    assert table in [entry["table"] for entry in listed]
+
+
+def test_out_of_turn_stale_foreign_spectator_and_malformed_actions_are_refused(
+    app: FastAPI,
+) -> None:
+    ann, bob, eve = client(app), client(app), client(app)
+    made = create(ann, "kingdomino", [HUMAN, HUMAN])
+    table = made["table"]
+    early = ann.post(f"/api/tables/{table}/actions", json={"action": 0, "version": 0})
+    assert early.status_code == 409 and "every seat" in early.json()["detail"]
+    token = made["invitations"][0]["token"]
+    assert (
+        bob.post(f"/api/tables/{table}/join", json={"name": "Bob", "token": "x"}).status_code == 404
+    )
+    joined = bob.post(f"/api/tables/{table}/join", json={"name": "Bob", "token": token})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1
+    full = eve.post(f"/api/tables/{table}/join", json={"name": "Eve"})
+    assert full.status_code == 409
+
+    state = live(app, table)
+    mover, waiter = (ann, bob) if state.to_act == 0 else (bob, ann)
+    view = mover.get(f"/api/tables/{table}").json()
+    legal = [a["id"] for a in view["legal"]]
+    version = view["version"]
+    assert legal and not waiter.get(f"/api/tables/{table}").json()["legal"]
+
+    def post(person: Person, body: Any) -> tuple[int, str]:
+        response = person.post(f"/api/tables/{table}/actions", json=body)
+        return response.status_code, str(response.json()["detail"])
+
+    assert post(waiter, {"action": legal[0], "version": version}) == (409, "it is not your turn")
+    status, detail = post(eve, {"action": legal[0], "version": version})
+    assert status == 403 and "spectators" in detail
+    status, detail = post(mover, {"action": legal[0], "version": version - 1})
+    assert status == 409 and "moved on" in detail
+    status, detail = post(mover, {"action": 10**6, "version": version})
+    assert status == 422 and "not legal" in detail
+    assert post(mover, {"action": "claim 7", "version": version})[0] == 422
+    assert post(mover, {"version": version})[0] == 422
+    assert state.version == version  # nothing refused changed the table
+    played = mover.post(
+        f"/api/tables/{table}/actions", json={"action": legal[0], "version": version}
+    )
+    assert played.status_code == 200 and played.json()["version"] == state.version > version
+
+
+def test_a_restart_resumes_every_table_exactly_and_its_bots_go_on(database: str) -> None:
+    first = make_app(database)
+    with TestClient(first) as ann:
+        made = create(ann, "kingdomino", [HUMAN, bot("medium")])
+        table = made["table"]
+        for _ in range(3):
+            view = wait_for_turn(ann, table)
+            ann.post(
+                f"/api/tables/{table}/actions",
+                json={"action": view["legal"][0]["id"], "version": view["version"]},
+            )
+        before = ann.get(f"/api/tables/{table}").json()
+        cookies = dict(ann.cookies)
+    second = make_app(database)
+    with TestClient(second, cookies=cookies) as ann:
+        after = ann.get(f"/api/tables/{table}").json()
+        assert after["version"] >= before["version"]
+        if after["version"] == before["version"]:
+            assert after == before
+        view = wait_for_turn(ann, table)  # the bot moves after the restart if it was its turn
+        assert view["you"] == 0 and view["legal"]
+
+
+def test_views_carry_only_what_each_seat_may_see(app: FastAPI) -> None:
+    ann, bob, eve = client(app), client(app), client(app)
+    made = create(ann, "kingdoms", [HUMAN, HUMAN])
+    table = made["table"]
+    bob.post(
+        f"/api/tables/{table}/join", json={"name": "Bob", "token": made["invitations"][0]["token"]}
+    )
+    state = live(app, table)
+    game = state.game
+    for person, seat in ((ann, 0), (bob, 1), (eve, None)):
+        response = person.get(f"/api/tables/{table}")
+        view = response.json()
+        assert view["you"] == seat
+        assert view["state"] == game.state_to_json(game.view(state.state, seat))
+        assert view["board"] == game.render(state.state, seat)
+        assert str(state.seed) not in response.text
+    assert (
+        ann.get(f"/api/tables/{table}").json()["state"]
+        != bob.get(f"/api/tables/{table}").json()["state"]
+    )  # each sees its own starting tile only
+
+
+def test_the_websocket_sends_views_and_takes_actions(app: FastAPI) -> None:
+    ann = client(app)
+    made = create(ann, "kingdomino", [HUMAN, bot("easy")])
+    table = made["table"]
+    wait_for_turn(ann, table)
+    with ann.websocket_connect(f"/ws/tables/{table}") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "view" and first["view"]["you"] == 0
+        view = first["view"]
+        socket.send_text("not json")
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["status"] == 422
+        socket.send_json({"action": view["legal"][0]["id"], "version": view["version"]})
+        moved = socket.receive_json()
+        assert moved["type"] == "view" and moved["view"]["version"] > view["version"]
+    with ann.websocket_connect("/ws/tables/nowhere") as socket:
+        assert socket.receive_json()["status"] == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "seats": [HUMAN]}, "unknown game"),
+        ({"game": "kingdomino", "seats": [HUMAN, {"kind": "bot", "bot": "best"}]}, "unknown bot"),
+        ({"game": "kingdomino", "options": {"harmonyy": True}, "seats": [HUMAN, HUMAN]}, "option"),
+        ({"game": "kingdomino", "options": {"players": 3}, "seats": [HUMAN, HUMAN]}, "seats"),
+        ({"game": "kingdomino", "seats": [HUMAN, HUMAN], "name": "  "}, "name"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_reason(app: FastAPI, body: Any, words: str) -> None:
+    response = client(app).post("/api/tables", json=body)
+    assert response.status_code == 422
+    assert words in str(response.json()["detail"])
