@@ -87,9 +87,12 @@ def wait_for_turn(person: Any, table: str, timeout: float = 60.0) -> dict[str, A
         time.sleep(0.02)
 
 
-def create(person: Any, game: str, seats: list[dict[str, str]], **options: Any) -> Any:
+def create(
+    person: Any, game: str, seats: list[dict[str, str]], rated: bool = False, **options: Any
+) -> Any:
     response = person.post(
-        "/api/tables", json={"game": game, "options": options, "seats": seats, "name": "Ann"}
+        "/api/tables",
+        json={"game": game, "options": options, "seats": seats, "name": "Ann", "rated": rated},
     )
     assert response.status_code == 201, response.json()
     return response.json()
@@ -242,3 +245,126 @@ def test_bad_tables_are_refused_with_a_reason(app: FastAPI, body: Any, words: st
     response = client(app).post("/api/tables", json=body)
     assert response.status_code == 422
     assert words in str(response.json()["detail"])
+
+
+def play_first_legal_until_over(people: list[Person], table: str) -> dict[str, Any]:
+    """Everyone plays their first legal action until the game ends; the last view."""
+    while True:
+        for person in people:
+            view: dict[str, Any] = person.get(f"/api/tables/{table}").json()
+            if view["status"] == "finished":
+                return view
+            if view["legal"]:
+                body = {"action": view["legal"][0]["id"], "version": view["version"]}
+                assert person.post(f"/api/tables/{table}/actions", json=body).status_code == 200
+
+
+def test_accounts_sign_in_keep_their_guest_seats_and_are_rated(app: FastAPI) -> None:
+    ann, bob = client(app), client(app)
+    made = create(ann, "kingdomino", [HUMAN, HUMAN], rated=False)  # as a guest
+    refused = ann.post("/api/accounts", json={"name": "ann", "password": "short"})
+    assert refused.status_code == 422 and "password" in refused.json()["detail"]
+    signed = ann.post("/api/accounts", json={"name": "ann", "password": "correct horse"})
+    assert signed.status_code == 201 and signed.json()["account"]
+    assert ann.get(f"/api/tables/{made['table']}").json()["you"] == 0  # the seat came along
+    taken = bob.post("/api/accounts", json={"name": "ann", "password": "another one"})
+    assert taken.status_code == 409
+    assert bob.post("/api/accounts", json={"name": "bob", "password": "battery staple"}).is_success
+    assert bob.post("/api/logout", json={}).json()["account"] is False
+    wrong = bob.post("/api/login", json={"name": "bob", "password": "battery stapler"})
+    unknown = bob.post("/api/login", json={"name": "zed", "password": "battery staple"})
+    assert wrong.status_code == unknown.status_code == 401
+    assert wrong.json() == unknown.json()  # no hint of which names exist
+    assert bob.post("/api/login", json={"name": "bob", "password": "battery staple"}).is_success
+
+    rated = ann.post(
+        "/api/tables",
+        json={"game": "kingdomino", "seats": [HUMAN, HUMAN], "rated": True},
+    ).json()
+    table = rated["table"]
+    token = rated["invitations"][0]["token"]
+    bob.post(f"/api/tables/{table}/join", json={"token": token})
+    last = play_first_legal_until_over([ann, bob], table)
+    board = {row["name"]: row for row in ann.get("/api/leaderboard/kingdomino").json()}
+    assert board["ann"]["games"] == board["bob"]["games"] == 1
+    shares = dict(zip(("ann", "bob"), last["result"]["scores"], strict=True))
+    if shares["ann"] != shares["bob"]:
+        winner = max(shares, key=lambda name: shares[name])
+        loser = min(shares, key=lambda name: shares[name])
+        assert board[winner]["rating"] == 1516 and board[loser]["rating"] == 1484
+    assert ann.get("/api/leaderboard/chess").status_code == 404
+
+
+def test_elo_changes_balance_and_follow_the_expectation() -> None:
+    from kingdomkit.server.ratings import elo_changes
+
+    assert elo_changes([1500.0, 1500.0], [1.0, 0.0]) == [16.0, -16.0]
+    changes = elo_changes([1600.0, 1500.0, 1400.0, 1500.0], [0.0, 0.5, 0.5, 0.0])
+    assert abs(sum(changes)) < 1e-9
+    assert changes[2] > changes[1] > 0 > changes[3] > changes[0]  # upsets pay more
+
+
+def test_a_bot_stands_in_for_a_person_who_left_until_they_take_their_seat_back(
+    app: FastAPI,
+) -> None:
+    ann, bob, eve = client(app), client(app), client(app)
+    made = create(ann, "kingdomino", [HUMAN, HUMAN])
+    table = made["table"]
+    bob.post(
+        f"/api/tables/{table}/join", json={"name": "Bob", "token": made["invitations"][0]["token"]}
+    )
+    assert eve.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"}).status_code == 403
+    with bob.websocket_connect(f"/ws/tables/{table}") as socket:
+        socket.receive_json()
+        here = ann.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"})
+        assert here.status_code == 409 and "still here" in here.json()["detail"]
+    stood = ann.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"})
+    assert stood.status_code == 200 and stood.json()["seats"][1]["stand_in"] == "easy"
+    assert ann.post(f"/api/tables/{table}/seats/1/back", json={}).status_code == 403
+    start = live(app, table).version
+    for _ in range(4):  # ann plays; the stand-in answers for bob
+        view = wait_for_turn(ann, table)
+        ann.post(
+            f"/api/tables/{table}/actions",
+            json={"action": view["legal"][0]["id"], "version": view["version"]},
+        )
+    assert any(seat == 1 for seat, _ in live(app, table).actions[start:])
+    back = bob.post(f"/api/tables/{table}/seats/1/back", json={})
+    assert back.status_code == 200 and back.json()["seats"][1]["stand_in"] is None
+    deadline = time.monotonic() + 30
+    while live(app, table).to_act != 1:  # ann plays on until it is bob's turn
+        assert time.monotonic() < deadline
+        view = ann.get(f"/api/tables/{table}").json()
+        if view["legal"]:
+            body = {"action": view["legal"][0]["id"], "version": view["version"]}
+            ann.post(f"/api/tables/{table}/actions", json=body)
+    version = live(app, table).version
+    time.sleep(0.3)
+    assert live(app, table).version == version  # no bot plays for bob any more
+    assert bob.get(f"/api/tables/{table}").json()["legal"]
+
+
+def test_when_a_persons_time_runs_out_a_bot_plays_that_decision(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdomkit.server import service
+
+    monkeypatch.setattr(service, "MIN_CLOCK", 0.1)
+    ann = client(app)
+    made = ann.post(
+        "/api/tables",
+        json={"game": "kingdomino", "seats": [HUMAN, bot()], "move_seconds": 0.3},
+    )
+    assert made.status_code == 201
+    table = made.json()["table"]
+    view = made.json()["view"]
+    assert view["clock"]["move_seconds"] == 0.3
+    deadline = time.monotonic() + 30
+    while not any(seat == 0 for seat, _ in live(app, table).actions):
+        assert time.monotonic() < deadline, "nobody played for the seat out of time"
+        time.sleep(0.05)
+    assert live(app, table).seats[0].time_used >= 0.3
+    refused = client(app).post(
+        "/api/tables", json={"game": "kingdomino", "seats": [HUMAN, bot()], "game_seconds": 0.01}
+    )
+    assert refused.status_code == 422 and "time limit" in refused.json()["detail"]

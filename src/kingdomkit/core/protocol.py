@@ -221,6 +221,12 @@ class Game(ABC, Generic[S]):
         the same stream of `kingdomkit.core.rng.SplitMix64(seed)` uniforms."""
         return None
 
+    def components(self) -> dict[str, Any]:
+        """The box of this configured game as plain data, for clients that draw it (the
+        dominoes, buildings or tiles with the ids `state_to_json` uses, the board's
+        geometry). The default: nothing to tell."""
+        return {}
+
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state

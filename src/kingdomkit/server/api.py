@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
-from kingdomkit.server.live import FINISHED, RefusedError
+from kingdomkit.server.live import FINISHED, Clock, RefusedError
+from kingdomkit.server.ratings import USER_PREFIX
 from kingdomkit.server.service import Tables, clean_name
 
 lobby = APIRouter(prefix="/api", tags=["lobby"])
@@ -47,6 +48,18 @@ class NewTable(BaseModel):
     options: dict[str, bool | int] = Field(default_factory=dict, description="e.g. harmony")
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     name: str | None = Field(None, description="your display name (you take the first human seat)")
+    move_seconds: float | None = Field(None, description="time per decision (a bot plays it then)")
+    game_seconds: float | None = Field(None, description="time per seat for the whole game")
+    rated: bool = Field(False, description="count the game for the accounts' ratings")
+
+
+class StandIn(BaseModel):
+    bot: str = Field("medium", description="the level of the bot that plays for the seat")
+
+
+class Credentials(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+    password: str = Field(min_length=1, max_length=200)
 
 
 class Join(BaseModel):
@@ -85,13 +98,55 @@ def games() -> list[dict[str, Any]]:
 
 @lobby.get("/me")
 def me(request: Request) -> dict[str, Any]:
-    return {"id": identity(request.session), "name": request.session.get("name")}
+    holder = identity(request.session)
+    return {
+        "id": holder,
+        "name": request.session.get("name"),
+        "account": holder.startswith(USER_PREFIX),
+    }
 
 
 @lobby.post("/me")
 def set_me(request: Request, body: Me) -> dict[str, Any]:
     request.session["name"] = clean_name(body.name)
     return me(request)
+
+
+async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
+    old = request.session.get("id")
+    request.session["id"], request.session["name"] = holder, name
+    if old is not None and old != holder and str(old).startswith("guest-"):
+        await tables_of(request).adopt(str(old), holder)
+    return me(request)
+
+
+@lobby.post("/accounts", status_code=201)
+async def register(request: Request, body: Credentials) -> dict[str, Any]:
+    """Make an account and sign in; the seats you took as a guest become the account's."""
+    name = clean_name(body.name)
+    holder = await asyncio.to_thread(request.app.state.accounts.register, name, body.password)
+    return await signed_in(request, holder, name)
+
+
+@lobby.post("/login")
+async def login(request: Request, body: Credentials) -> dict[str, Any]:
+    name = clean_name(body.name)
+    holder = await asyncio.to_thread(request.app.state.accounts.login, name, body.password)
+    return await signed_in(request, holder, name)
+
+
+@lobby.post("/logout")
+def logout(request: Request) -> dict[str, Any]:
+    request.session.clear()
+    return me(request)
+
+
+@lobby.get("/leaderboard/{game}")
+async def leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
+    """The accounts' Elo ratings in `game`, best first."""
+    if game not in GAMES:
+        raise RefusedError(404, f"unknown game {game!r}")
+    return await asyncio.to_thread(tables_of(request).store.leaderboard, game)
 
 
 @lobby.get("/tables")
@@ -110,8 +165,9 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
     if name is not None:
         request.session["name"] = clean_name(name)
     seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
+    clock = Clock(body.move_seconds, body.game_seconds)
     table, mine = await tables_of(request).create(
-        body.game, body.options, seats, holder, name or "guest"
+        body.game, body.options, seats, holder, name or "guest", clock, body.rated
     )
     return {
         "table": table.id,
@@ -130,6 +186,14 @@ async def view(request: Request, table_id: str) -> dict[str, Any]:
     """The table as you see it: your seat's view, or a spectator's."""
     table = await tables_of(request).get(table_id)
     return table.view(table.seat_of(request.session.get("id")))
+
+
+@play.get("/{table_id}/components")
+async def components(request: Request, table_id: str) -> dict[str, Any]:
+    """The box of the table's game (dominoes, buildings or tiles, the board's frame), for
+    drawing its views; the same for every seat."""
+    table = await tables_of(request).get(table_id)
+    return table.game.components()
 
 
 @play.post("/{table_id}/join")
@@ -151,6 +215,25 @@ async def act(request: Request, table_id: str, body: Action) -> dict[str, Any]:
         table_id, request.session.get("id"), body.action, body.version
     )
     return {"version": version}
+
+
+@play.post("/{table_id}/seats/{index}/bot")
+async def stand_in(request: Request, table_id: str, index: int, body: StandIn) -> dict[str, Any]:
+    """Have a bot play a person's seat: its holder's choice when leaving, or another seated
+    person's when the holder has gone (no connection open)."""
+    tables = tables_of(request)
+    await tables.stand_in(table_id, request.session.get("id"), index, body.bot)
+    table = await tables.get(table_id)
+    return table.view(table.seat_of(request.session.get("id")))
+
+
+@play.post("/{table_id}/seats/{index}/back")
+async def take_back(request: Request, table_id: str, index: int) -> dict[str, Any]:
+    """Take your seat back from the bot that played it."""
+    tables = tables_of(request)
+    await tables.stand_in(table_id, request.session.get("id"), index, None)
+    table = await tables.get(table_id)
+    return table.view(table.seat_of(request.session.get("id")))
 
 
 @play.get("/{table_id}/record")

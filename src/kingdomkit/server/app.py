@@ -16,6 +16,7 @@ from starlette.middleware.sessions import SessionMiddleware
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit import __version__
 from kingdomkit.server import api
+from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.hub import Hub
@@ -41,6 +42,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         engine = open_engine(config.database)
         tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
         app.state.tables = tables
+        app.state.accounts = Accounts(engine)
         await tables.resume()
         try:
             yield

@@ -24,6 +24,10 @@ class Hub:
         if not self.connections[table_id]:
             del self.connections[table_id]
 
+    def connected(self, table_id: str, holder: str) -> bool:
+        """Has `holder` a connection open to the table?"""
+        return holder in self.connections.get(table_id, {}).values()
+
     async def broadcast(self, table: LiveTable) -> None:
         views: dict[int | None, dict[str, Any]] = {}
         for socket, holder in list(self.connections.get(table.id, {}).items()):

@@ -8,6 +8,7 @@ seeded by the table's secret seed and `seq`, so a replay after a restart draws t
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,13 @@ class Seat:
     name: str | None  # the display name of whoever sits there
     holder: str | None  # the identity (guest or account) that took a human seat
     token: str  # secret: the seat's invite link
+    stand_in: str | None = None  # a bot playing for the holder, who left
+    time_used: float = 0.0  # seconds spent on this seat's decisions
+
+    @property
+    def driver(self) -> str | None:
+        """The bot that plays this seat now (its own, or a stand-in), None for a person."""
+        return self.bot if self.kind == BOT else self.stand_in
 
     def public(self) -> dict[str, Any]:
         return {
@@ -43,7 +51,33 @@ class Seat:
             "bot": self.bot,
             "name": self.name if self.kind == HUMAN else self.bot,
             "taken": self.kind == BOT or self.holder is not None,
+            "stand_in": self.stand_in,
+            "time_used": round(self.time_used, 1),
         }
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A table's time control: seconds per decision and per seat for the game (None: none)."""
+
+    move_seconds: float | None = None
+    game_seconds: float | None = None
+
+    @property
+    def on(self) -> bool:
+        return self.move_seconds is not None or self.game_seconds is not None
+
+    def allowed(self, seat: Seat) -> float:
+        """Seconds `seat` has for the decision it is starting (inf without a clock)."""
+        left = float("inf")
+        if self.move_seconds is not None:
+            left = self.move_seconds
+        if self.game_seconds is not None:
+            left = min(left, max(0.0, self.game_seconds - seat.time_used))
+        return left
+
+
+NO_CLOCK = Clock()
 
 
 class LiveTable:
@@ -57,8 +91,13 @@ class LiveTable:
         seed: int,
         seats: list[Seat],
         actions: list[tuple[int, int]],
+        clock: Clock = NO_CLOCK,
+        rated: bool = False,
     ) -> None:
         self.id = table_id
+        self.clock = clock
+        self.rated = rated
+        self.turn_started = time.monotonic()  # the clock of the seat to act runs from here
         self.game_name = game_name
         self.options = options
         self.game: Game[Any] = make_game(game_name, options)
@@ -117,16 +156,29 @@ class LiveTable:
             )
         if self.to_act != seat:
             raise RefusedError(409, "it is not your turn")
+        if self.seats[seat].stand_in is not None:
+            raise RefusedError(409, "a bot plays for you: take your seat back first")
         if action not in self.game.legal_actions(self.state):
             raise RefusedError(422, f"action {action} is not legal now")
         return action
 
     def play(self, action: int) -> list[tuple[int, int]]:
-        """Apply a checked decision and the chance outcomes that follow it; the new actions."""
+        """Apply a checked decision and the chance outcomes that follow it, charging its time
+        to the seat's clock when a person decided; the new actions."""
         start = len(self.actions)
+        seat = self.seats[self.to_act]
+        now = time.monotonic()
+        if seat.driver is None and self.clock.on:
+            seat.time_used += now - self.turn_started
         self._apply(self.to_act, action)
         self.draw()
+        self.turn_started = now
         return self.actions[start:]
+
+    def time_left(self) -> float:
+        """Seconds the person to act has left for this decision (inf without a clock)."""
+        seat = self.seats[self.to_act]
+        return self.clock.allowed(seat) - (time.monotonic() - self.turn_started)
 
     def draw(self) -> list[tuple[int, int]]:
         """Play every chance outcome due now (drawn from the table's seed); the new actions."""
@@ -154,9 +206,14 @@ class LiveTable:
         mine = seat is not None and to_act == seat and self.status == RUNNING
         legal = []
         if mine:
+            state = self.state
             legal = [
-                {"id": a, "label": game.action_to_string(self.state, a)}
-                for a in game.legal_actions(self.state)
+                {
+                    "id": a,
+                    "label": game.action_to_string(state, a),
+                    "events": game.events(state, a, game.apply(state, a)),
+                }
+                for a in game.legal_actions(state)
             ]
         view: dict[str, Any] = {
             "table": self.id,
@@ -172,6 +229,13 @@ class LiveTable:
             "legal": legal,
             "log": self.log(seat),
         }
+        if self.clock.on:
+            view["clock"] = {
+                "move_seconds": self.clock.move_seconds,
+                "game_seconds": self.clock.game_seconds,
+                "left": round(self.time_left(), 1) if self.status == RUNNING else None,
+            }
+        view["rated"] = self.rated
         if self.finished:
             view["result"] = game.result(self.state)
         return view

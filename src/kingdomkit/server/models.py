@@ -10,7 +10,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, func
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -28,6 +38,9 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)  # open, running, finished
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)  # per decision
+    game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)  # per seat
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
     )
@@ -43,6 +56,9 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     holder: Mapped[str | None] = mapped_column(String(64), nullable=True)  # who took the seat
     token: Mapped[str] = mapped_column(String(64), unique=True)  # the seat's invite link
+    stand_in: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a bot playing
+    # for a person who left, until they take the seat back
+    time_used: Mapped[float] = mapped_column(Float, default=0.0)  # seconds on the clock
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
 
@@ -54,3 +70,25 @@ class ActionRow(Base):
     player: Mapped[int] = mapped_column(Integer)  # the seat, or -1 for a chance outcome
     action: Mapped[int] = mapped_column(Integer)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class UserRow(Base):
+    """An account: a unique name and an Argon2 hash of its password."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RatingRow(Base):
+    """An account's Elo rating in one game, from its rated finished games."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)

@@ -14,16 +14,29 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kingdomkit.bots import BOTS
+from kingdomkit.bots import BOTS, make_bot
+from kingdomkit.bots.levels import LEVELS
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.registry import GAMES, game_info, make_game
 from kingdomkit.server.bots import BotPool
 from kingdomkit.server.hub import Hub
-from kingdomkit.server.live import BOT, FINISHED, HUMAN, LiveTable, RefusedError, Seat
+from kingdomkit.server.live import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    NO_CLOCK,
+    RUNNING,
+    Clock,
+    LiveTable,
+    RefusedError,
+    Seat,
+)
 from kingdomkit.server.store import Store
 
 log = logging.getLogger("kingdomkit.server")
 NAME_LIMIT = 40
+MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
+TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 
 
 def clean_name(name: Any) -> str:
@@ -34,6 +47,17 @@ def clean_name(name: Any) -> str:
     if len(text) > NAME_LIMIT:
         raise RefusedError(422, f"a display name has at most {NAME_LIMIT} characters")
     return text
+
+
+def checked_bot(bot: Any) -> str:
+    """A bot a seat may have: a level or a bot spec (`mcts:time=0.5`); RefusedError if not."""
+    if not isinstance(bot, str) or bot.split(":")[0] not in BOTS:
+        raise RefusedError(422, f"unknown bot {bot!r} (levels: {', '.join(LEVELS)})")
+    try:
+        make_bot(bot)
+    except KingdomkitError as error:
+        raise RefusedError(422, str(error)) from None
+    return bot
 
 
 class Tables:
@@ -55,6 +79,8 @@ class Tables:
         seats: Sequence[Mapping[str, Any]],
         holder: str,
         name: str | None,
+        clock: Clock = NO_CLOCK,
+        rated: bool = False,
     ) -> tuple[LiveTable, int | None]:
         """A new table; its creator takes the first human seat (if any). Raises RefusedError."""
         if game_name not in GAMES:
@@ -72,8 +98,18 @@ class Tables:
         first_human = next((s for s in made if s.kind == HUMAN), None)
         if first_human is not None:
             first_human.holder, first_human.name = holder, clean_name(name)
+        for limit in (clock.move_seconds, clock.game_seconds):
+            if limit is not None and not MIN_CLOCK <= limit <= MAX_CLOCK:
+                raise RefusedError(422, f"a time limit is {MIN_CLOCK} to {MAX_CLOCK} seconds")
         table = LiveTable(
-            secrets.token_urlsafe(9), game_name, options, secrets.randbits(62), made, []
+            secrets.token_urlsafe(9),
+            game_name,
+            options,
+            secrets.randbits(62),
+            made,
+            [],
+            clock,
+            rated,
         )
         table.draw()
         await asyncio.to_thread(self.store.create, table)
@@ -88,11 +124,7 @@ class Tables:
         if kind == HUMAN:
             return Seat(index, HUMAN, None, None, None, token)
         if kind == BOT:
-            bot = spec.get("bot", "medium")
-            name = bot.split(":")[0] if isinstance(bot, str) else None
-            if name not in BOTS:
-                raise RefusedError(422, f"unknown bot {bot!r} (levels: easy, medium, hard, expert)")
-            return Seat(index, BOT, bot, None, None, token)
+            return Seat(index, BOT, checked_bot(spec.get("bot", "medium")), None, None, token)
         raise RefusedError(422, f"seat {index}: kind is 'human' or 'bot', not {kind!r}")
 
     async def get(self, table_id: str) -> LiveTable:
@@ -152,6 +184,41 @@ class Tables:
             self.live.pop(table.id, None)  # reload from what is stored
             raise
 
+    async def stand_in(
+        self, table_id: str, holder: str | None, index: int, bot: str | None
+    ) -> None:
+        """Have `bot` play seat `index` for its holder (None: the holder takes it back). The
+        holder may do either at any time; another seated person may put a stand-in on a seat
+        whose holder has no connection open to the table (they left)."""
+        table = await self.get(table_id)
+        async with self.lock(table_id):
+            if not 0 <= index < len(table.seats) or table.seats[index].kind != HUMAN:
+                raise RefusedError(422, f"seat {index} is not a person's seat")
+            seat = table.seats[index]
+            if table.finished:
+                raise RefusedError(409, "the game is over")
+            own = holder is not None and seat.holder == holder
+            if bot is None:
+                if not own:
+                    raise RefusedError(403, "only the seat's holder takes it back")
+            elif not own:
+                if table.seat_of(holder) is None:
+                    raise RefusedError(403, "only people seated at this table can do this")
+                if seat.holder is None or self.hub.connected(table_id, seat.holder):
+                    raise RefusedError(409, "its holder is still here")
+            seat.stand_in = None if bot is None else checked_bot(bot)
+            await self._commit_seat(table, seat)
+        await self.hub.broadcast(table)
+        self._next(table)
+
+    async def adopt(self, old: str, new: str) -> None:
+        """A guest signed in: the seats of their guest identity are their account's now."""
+        await asyncio.to_thread(self.store.adopt, old, new)
+        for table in self.live.values():
+            for seat in table.seats:
+                if seat.holder == old:
+                    seat.holder = new
+
     # -- playing ---------------------------------------------------------------------------
     async def act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:
         """Play a person's action; the new version. Raises RefusedError with the reason."""
@@ -173,28 +240,39 @@ class Tables:
             raise
 
     def _next(self, table: LiveTable) -> None:
-        """If a bot is to move at `table`, have it move (in the background)."""
-        if table.status != "running":
+        """If a bot is to move at `table`, have it move; if a person with a clock, start the
+        timer that has a bot move for them when their time runs out (in the background)."""
+        if table.status != RUNNING:
             return
         seat = table.seats[table.to_act]
-        if seat.kind == BOT:
-            task = asyncio.get_running_loop().create_task(self._bot_turn(table.id, table.version))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+        if seat.driver is not None:
+            self._spawn(self._bot_turn(table.id, table.version, seat.driver))
+        elif table.clock.on:
+            self._spawn(self._timer(table.id, table.version, table.time_left()))
 
-    async def _bot_turn(self, table_id: str, version: int) -> None:
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _timer(self, table_id: str, version: int, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+        table = await self.get(table_id)
+        if table.version == version and table.status == RUNNING:
+            log.info("time ran out at table %s, version %d", table_id, version)
+            await self._bot_turn(table_id, version, TIMEOUT_BOT)
+
+    async def _bot_turn(self, table_id: str, version: int, bot: str) -> None:
         table = await self.get(table_id)
         if table.version != version:
             return
-        seat = table.seats[table.to_act]
-        assert seat.bot is not None
         moves = [action for _, action in table.actions]
         try:
             action = await self.bots.move(
-                table.game_name, table.options, moves, seat.bot, table.bot_seed()
+                table.game_name, table.options, moves, bot, table.bot_seed()
             )
         except Exception:
-            log.exception("bot %s failed at table %s", seat.bot, table_id)
+            log.exception("bot %s failed at table %s", bot, table_id)
             return
         async with self.lock(table_id):
             table = await self.get(table_id)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from kingdomkit.server.live import FINISHED, LiveTable, Seat
 from kingdomkit.server.models import ActionRow, SeatRow, TableRow
+from kingdomkit.server.ratings import leaderboard, rate
 
 
 class Store:
@@ -49,6 +50,7 @@ class Store:
             row = session.get(SeatRow, (table.id, seat.index))
             assert row is not None
             row.kind, row.bot, row.name, row.holder = seat.kind, seat.bot, seat.name, seat.holder
+            row.stand_in = seat.stand_in
             session.get_one(TableRow, table.id).status = table.status
 
     def append(self, table: LiveTable, start: int) -> None:
@@ -57,8 +59,14 @@ class Store:
             session.add_all(self._action_rows(table.id, start, table.actions[start:]))
             row = session.get_one(TableRow, table.id)
             row.status = table.status
+            if table.clock.on:
+                for seat in table.seats:
+                    seat_row = session.get_one(SeatRow, (table.id, seat.index))
+                    seat_row.time_used = seat.time_used
             if table.status == FINISHED:
                 row.finished_at = datetime.now(UTC)
+                if table.rated:
+                    rate(session, table)
 
     @staticmethod
     def _action_rows(table_id: str, start: int, actions: list[tuple[int, int]]) -> list[ActionRow]:
@@ -124,6 +132,16 @@ class Store:
                 }
                 for row in rows
             ]
+
+    def adopt(self, old: str, new: str) -> None:
+        """Every seat held by identity `old` is now held by `new` (a guest who signs in)."""
+        with self._session() as session, session.begin():
+            for row in session.scalars(select(SeatRow).where(SeatRow.holder == old)):
+                row.holder = new
+
+    def leaderboard(self, game: str) -> list[dict[str, object]]:
+        with self._session() as session:
+            return leaderboard(session, game)
 
     def unfinished(self) -> list[str]:
         """Tables to resume after a restart."""

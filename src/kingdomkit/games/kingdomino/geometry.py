@@ -88,3 +88,9 @@ def geometry(size: int) -> Geometry:
     if size not in (5, 7):
         raise ValueError(f"a kingdom is 5x5 or 7x7, not {size}x{size}")
     return Geometry(size)
+
+
+def geometry_json(geo: Geometry) -> dict[str, int]:
+    """The frame as clients need it to place a cell: x = cell % width - reach,
+    y = cell // width - reach; kingdoms at most `size` squares wide."""
+    return {"size": geo.size, "reach": geo.reach, "width": geo.width}

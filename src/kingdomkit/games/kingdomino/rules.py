@@ -42,8 +42,14 @@ from kingdomkit.core.protocol import (
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino import records
-from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, Domino
-from kingdomkit.games.kingdomino.geometry import Geometry, geometry
+from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
+from kingdomkit.games.kingdomino.geometry import (
+    Geometry,
+    geometry,
+)
+from kingdomkit.games.kingdomino.geometry import (
+    geometry_json as kd_geometry_json,
+)
 from kingdomkit.games.kingdomino.options import Setup, parse_options
 from kingdomkit.games.kingdomino.records import breakdown_json
 from kingdomkit.games.kingdomino.state import (
@@ -513,6 +519,23 @@ class Kingdomino(Game[KingdominoState]):
         return records.record_events(self, record)
 
     # -- serialisation -------------------------------------------------------------------
+    def components(self) -> dict[str, Any]:
+        """The dominoes by number (square 1 then square 2, as [terrain, crowns]) and the
+        kingdom's frame: a cell of `state_to_json` is at x = cell % width - reach,
+        y = cell // width - reach, the castle at (0, 0)."""
+        return {
+            "terrains": list(TERRAINS),
+            "dominoes": [
+                {
+                    "id": d.number,
+                    "label": str(d.number),
+                    "squares": [[d.terrain1, d.crowns1], [d.terrain2, d.crowns2]],
+                }
+                for d in DOMINOES
+            ],
+            "geometry": kd_geometry_json(self.geo),
+        }
+
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
         data = state._asdict()
         data["kingdoms"] = [

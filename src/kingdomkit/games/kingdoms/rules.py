@@ -364,6 +364,29 @@ class Kingdoms(Game[KingdomsState]):
     event_actions = records.event_actions
     result = records.result
 
+    def components(self) -> dict[str, Any]:
+        """The tile types by index, and the board: `board` in `state_to_json` lists its
+        spaces row by row, each -1 (empty), a tile type (0 .. 15), or a castle
+        16 + 4 * player + rank - 1; -2 is a tile the viewer may not see."""
+        return {
+            "rows": bd.ROWS,
+            "columns": bd.COLUMNS,
+            "tiles": [
+                {
+                    "index": t.index,
+                    "kind": t.kind,
+                    "value": t.value,
+                    "count": t.count,
+                    "label": t.label,
+                    "name": t.describe(),
+                }
+                for t in TYPES
+            ],
+            "castle_base": bd.CASTLE,
+            "ranks": RANKS,
+            "hidden": HIDDEN,
+        }
+
     def state_to_json(self, state: KingdomsState) -> dict[str, Any]:
         data = state._asdict()
         for key in ("board", "supply", "starting", "gold"):

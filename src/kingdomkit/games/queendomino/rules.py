@@ -58,7 +58,7 @@ from kingdomkit.core.protocol import (
     KingdomkitError,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry
+from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry, geometry_json
 from kingdomkit.games.queendomino import codec, records
 from kingdomkit.games.queendomino import scoring as sc
 from kingdomkit.games.queendomino.buildings import Building, BuildingTable, load_buildings
@@ -598,6 +598,40 @@ class Queendomino(Game[QueendominoState]):
         return self.table[state.board[space]]
 
     # -- serialisation -------------------------------------------------------------------
+    def components(self) -> dict[str, Any]:
+        """The dominoes by id (as `state_to_json` writes them, with the printed number as
+        label), the building tiles by index (the Builders' Board lists indices; a space's
+        index is its price), and the kingdom's frame (see Kingdomino's `components`)."""
+        return {
+            "terrains": list(TERRAINS),
+            "dominoes": [
+                {
+                    "id": i,
+                    "label": codec.domino_label(self, i),
+                    "squares": [[d.terrain1, d.crowns1], [d.terrain2, d.crowns2]],
+                }
+                for i, d in enumerate(DOMINOES)
+            ],
+            "buildings": [
+                {
+                    "index": b.index,
+                    "tile": b.tile,
+                    "name": b.name,
+                    "crowns": b.crowns,
+                    "knights": b.knights,
+                    "towers": b.towers,
+                    "ongoing": b.ongoing,
+                    "endgame": b.endgame,
+                    "endgame_points": b.endgame_points,
+                    "endgame_terrain": b.endgame_terrain,
+                    "verified": b.verified,
+                }
+                for b in self.table.buildings
+            ],
+            "prices": list(range(SPACES)),
+            "geometry": geometry_json(self.geo),
+        }
+
     def state_to_json(self, state: QueendominoState) -> dict[str, Any]:
         data = state._asdict()
         data["realms"] = [

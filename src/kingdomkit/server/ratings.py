@@ -1,0 +1,85 @@
+"""Elo ratings per game for accounts, from rated finished games.
+
+A game of n players counts as every pair of accounts in it playing each other: the one with
+the larger win share (the game's `returns`) wins the pair, equal shares draw. Each account's
+change is K / (n - 1) times the sum over its pairs of (result - expected), so a 4-player game
+moves a rating about as much as one 2-player game. Guests and bots are not rated and do not
+count as opponents.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from kingdomkit.server.models import RatingRow, UserRow
+
+if TYPE_CHECKING:
+    from kingdomkit.server.live import LiveTable
+
+START = 1500.0
+K = 32.0
+USER_PREFIX = "user-"
+
+
+def expected(rating: float, other: float) -> float:
+    return 1.0 / (1.0 + math.pow(10.0, (other - rating) / 400.0))
+
+
+def elo_changes(ratings: list[float], shares: list[float]) -> list[float]:
+    """The change of each rating after one game with these win shares."""
+    n = len(ratings)
+    if n < 2:
+        return [0.0] * n
+    changes = []
+    for i in range(n):
+        total = 0.0
+        for j in range(n):
+            if i != j:
+                result = 1.0 if shares[i] > shares[j] else 0.5 if shares[i] == shares[j] else 0.0
+                total += result - expected(ratings[i], ratings[j])
+        changes.append(K / (n - 1) * total)
+    return changes
+
+
+def user_id(holder: str | None) -> int | None:
+    if holder is None or not holder.startswith(USER_PREFIX):
+        return None
+    return int(holder.removeprefix(USER_PREFIX))
+
+
+def rate(session: Session, table: LiveTable) -> None:
+    """Update the ratings of the accounts seated at the finished `table` (in `session`)."""
+    shares = table.game.returns(table.state)
+    players = [(user_id(s.holder), shares[s.index]) for s in table.seats if s.kind == "human"]
+    accounts = [(uid, share) for uid, share in players if uid is not None]
+    if len({uid for uid, _ in accounts}) < 2 or len(accounts) != len({uid for uid, _ in accounts}):
+        return  # fewer than two accounts, or one account in two seats: not rated
+    rows = []
+    for uid, _ in accounts:
+        row = session.get(RatingRow, (uid, table.game_name))
+        if row is None:
+            row = RatingRow(user_id=uid, game=table.game_name, rating=START, games=0)
+            session.add(row)
+        rows.append(row)
+    changes = elo_changes([row.rating for row in rows], [share for _, share in accounts])
+    for row, change in zip(rows, changes, strict=True):
+        row.rating += change
+        row.games += 1
+
+
+def leaderboard(session: Session, game: str, limit: int = 50) -> list[dict[str, object]]:
+    rows = session.execute(
+        select(UserRow.name, RatingRow.rating, RatingRow.games)
+        .join(RatingRow, RatingRow.user_id == UserRow.id)
+        .where(RatingRow.game == game)
+        .order_by(RatingRow.rating.desc())
+        .limit(limit)
+    ).all()
+    return [
+        {"rank": i + 1, "name": name, "rating": round(rating), "games": games}
+        for i, (name, rating, games) in enumerate(rows)
+    ]
