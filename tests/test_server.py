@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from kingdomkit.core.record import replay_record
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.live import LiveTable
+from postgres import PostgresServer
 
 HUMAN = {"kind": "human"}
 
@@ -25,9 +26,13 @@ def bot(level: str = "easy") -> dict[str, str]:
     return {"kind": "bot", "bot": level}
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'kingdomkit.db'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every test runs on SQLite and on a real PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'kingdomkit.db'}"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.database()
 
 
 def make_app(database: str) -> FastAPI:
