@@ -11,10 +11,10 @@ import sys
 from collections.abc import Sequence
 
 from kingdomkit import __version__
-from kingdomkit.cli import analyze, arena, bench, play, replay, score, serve, simulate
+from kingdomkit.cli import analyze, arena, bench, loadtest, play, replay, score, serve, simulate
 from kingdomkit.core.protocol import KingdomkitError
 
-COMMANDS = (play, serve, simulate, score, replay, analyze, bench, arena)
+COMMANDS = (play, serve, simulate, score, replay, analyze, bench, arena, loadtest)
 
 
 def build_parser() -> argparse.ArgumentParser:

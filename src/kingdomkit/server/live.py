@@ -104,6 +104,7 @@ class LiveTable:
         self.seed = seed
         self.seats = seats
         self.actions: list[tuple[int, int]] = []  # (player or CHANCE, action), in order
+        self.decisions: list[dict[str, Any]] = []  # each decision labelled, for the log
         self.state = self.game.initial_state()
         for player, action in actions:
             self._apply(player, action)
@@ -189,6 +190,9 @@ class LiveTable:
         return self.actions[start:]
 
     def _apply(self, player: int, action: int) -> None:
+        if player >= 0:
+            text = self.game.action_to_string(self.state, action)
+            self.decisions.append({"seat": player, "text": text})
         self.state = self.game.apply(self.state, action)
         self.actions.append((player, action))
 
@@ -220,6 +224,7 @@ class LiveTable:
             "game": self.game_name,
             "options": self.options,
             "version": self.version,
+            "decisions": len(self.decisions),
             "status": self.status,
             "seats": [s.public() for s in self.seats],
             "you": seat,
@@ -227,7 +232,7 @@ class LiveTable:
             "board": game.render(self.state, seat),
             "state": game.state_to_json(seen),
             "legal": legal,
-            "log": self.log(seat),
+            "log": self.decisions[-LOG_LENGTH:],
         }
         if self.clock.on:
             view["clock"] = {
@@ -239,14 +244,3 @@ class LiveTable:
         if self.finished:
             view["result"] = game.result(self.state)
         return view
-
-    def log(self, seat: int | None) -> list[dict[str, Any]]:
-        """The last decisions, labelled as their player would read them."""
-        game = self.game
-        state = game.initial_state()
-        entries: list[dict[str, Any]] = []
-        for player, action in self.actions:
-            if player >= 0:
-                entries.append({"seat": player, "text": game.action_to_string(state, action)})
-            state = game.apply(state, action)
-        return entries[-LOG_LENGTH:]

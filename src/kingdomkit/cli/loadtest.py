@@ -1,0 +1,53 @@
+"""`kingdomkit loadtest`: the web platform under many simultaneous tables (server/loadtest.py)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from kingdomkit.core.protocol import KingdomkitError
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "loadtest",
+        help="measure the web platform under load",
+        description="Start `kingdomkit serve` in its own process and play TABLES tables of "
+        "people at once over WebSockets (random legal moves after THINK seconds); report "
+        "actions per second, send-to-broadcast latency (p50, p99) and lost or duplicated "
+        "actions.",
+    )
+    parser.add_argument("--tables", type=int, default=200, help="tables at once (default 200)")
+    parser.add_argument("--players", type=int, default=2, help="people per table (default 2)")
+    parser.add_argument("--game", default="kingdomino", help="the game (default kingdomino)")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds before each move (default 1)"
+    )
+    parser.add_argument("--database", default=None, help="a database URL (default SQLite)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from kingdomkit.server.loadtest import run_load
+    except ImportError as missing:
+        raise KingdomkitError(
+            f"the load test needs the web extra ({missing.name} is missing): "
+            'pip install -e ".[web]"'
+        ) from None
+    if args.tables < 1 or args.players < 2 or args.think < 0:
+        raise KingdomkitError("--tables is at least 1, --players at least 2, --think at least 0")
+    result = asyncio.run(
+        run_load(args.tables, args.players, args.game, args.think, args.database, args.seed)
+    )
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>20}: {value}")
+    return 0 if result.lost == 0 and result.duplicated == 0 else 1
