@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from postgres import PostgresServer
 
 from kingdomkit.server.loadtest import run_load
+from postgres import PostgresServer
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
