@@ -1,15 +1,14 @@
 """A real PostgreSQL server for the tests (Debian's package), started in a temporary folder.
 
 `ensure_installed` installs the `postgresql` package with apt when the machine has none and
-the tests run as root (a fresh CI machine); the install is serialised by a lock file so that
-pytest-xdist workers do it once. `PostgresServer` runs `initdb` and `pg_ctl` as the
-`postgres` system user when the tests are root (PostgreSQL refuses to run as root), with
-trust authentication on 127.0.0.1 and a free port, and makes one database per test.
+the tests run as root (a fresh CI machine; see system.py). `PostgresServer` runs `initdb`
+and `pg_ctl` as the `postgres` system user when the tests are root (PostgreSQL refuses to
+run as root), with trust authentication on 127.0.0.1 and a free port, and makes one
+database per test.
 """
 
 from __future__ import annotations
 
-import fcntl
 import glob
 import os
 import shutil
@@ -19,7 +18,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
-LOCK = Path(tempfile.gettempdir()) / "kingdomkit-apt.lock"
+from system import apt_install
+
 USER = "kingdomkit"
 
 
@@ -29,26 +29,6 @@ def _bin_dir() -> Path | None:
         return Path(found[-1]).parent
     on_path = shutil.which("pg_ctl")
     return Path(on_path).parent if on_path else None
-
-
-def apt_install(package: str) -> None:
-    """`apt-get install -y package`, once across parallel test workers (root only)."""
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        raise RuntimeError(f"{package} is not installed and cannot be installed here")
-    with LOCK.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        done = subprocess.run(
-            ["apt-get", "install", "-y", "-q", package], env=env, capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, check=True)
-            subprocess.run(
-                ["apt-get", "install", "-y", "-q", package],
-                env=env,
-                capture_output=True,
-                check=True,
-            )
 
 
 def ensure_installed() -> Path:

@@ -1,0 +1,246 @@
+"""End to end in a real browser: Playwright driving Debian's chromium (headless, installed by
+the tests when missing) against `kingdomkit serve` in its own process.
+
+For each game, two people in two browser contexts play a whole game: Ann creates the table
+from the lobby, Bob opens her invitation link, and both play from their pages. In the middle
+the server is killed (`kill -9`) and started again on the same data; the pages reconnect on
+their own and the game goes on with nothing lost. A spectator watches. Every view any page
+receives is checked for secrets (Kingdoms' starting tiles of the others), and screenshots of
+each game's board are written to `artifacts/screenshots/`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from system import apt_install
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("KINGDOMKIT_ARTIFACTS", ROOT / "artifacts")) / "screenshots"
+RESTART_AFTER = 12  # decisions before the server is killed and started again
+STEP_TIMEOUT = 60_000  # ms for a page to show the next version
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    apt_install("chromium")
+    found = shutil.which("chromium")
+    assert found, "chromium was installed but is not found"
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServeProcess:
+    """`kingdomkit serve` on one port and data folder, which can be killed and restarted."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "kingdomkit", "serve", "--port", str(self.port)]
+        env = {**os.environ, "XDG_DATA_HOME": str(self.data)}
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{self.url}/api/games").is_success:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServeProcess]:
+    process = ServeProcess(tmp_path)
+    process.start()
+    yield process
+    if process.process is not None and process.process.poll() is None:
+        process.kill()
+
+
+class Watcher:
+    """Collects every view a page receives (HTTP answers and WebSocket messages) and any
+    JavaScript error."""
+
+    def __init__(self, page: Page) -> None:
+        self.views: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("websocket", self._socket)
+        page.on("response", self._response)
+
+    def _socket(self, socket_: Any) -> None:
+        socket_.on("framereceived", lambda payload: self._keep(payload))
+
+    def _response(self, response: Any) -> None:
+        if "/api/tables/" in response.url and response.ok:
+            with contextlib.suppress(Exception):  # a response the page navigated away from
+                self._keep(response.text())
+
+    def _keep(self, payload: Any) -> None:
+        try:
+            data = json.loads(payload)
+        except (TypeError, ValueError):
+            return
+        view = data.get("view", data) if isinstance(data, dict) else None
+        if isinstance(view, dict) and "state" in view:
+            self.views.append(view)
+
+
+def page_view(page: Page) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = page.evaluate(
+        "() => (typeof view === 'undefined' || !view) ? null : "
+        "{version: view.version, status: view.status, legal: view.legal.length, "
+        "decisions: view.decisions}"
+    )
+    return found
+
+
+def play_one(page: Page, server: ServeProcess, table: str) -> bool:
+    """If it is this page's turn, play its first listed move and wait for the next version.
+    A click that did not reach the server (the list was being redrawn) is made again; a
+    move the server took but the page never heard of fails the test."""
+    seen = page_view(page)
+    if seen is None or not seen["legal"] or seen["status"] != "running":
+        return False
+    for _ in range(3):
+        page.locator("#legal button").first.click()
+        try:
+            page.wait_for_function(
+                "v => view && view.version > v", arg=seen["version"], timeout=STEP_TIMEOUT / 3
+            )
+            return True
+        except PlaywrightTimeout:
+            on_server = httpx.get(f"{server.url}/api/tables/{table}").json()["version"]
+            assert on_server == seen["version"], "the page missed a broadcast"
+    shown = page.inner_text("#error")
+    raise AssertionError(f"the move was not played (the page says: {shown!r})")
+
+
+def assert_no_secret(views: list[dict[str, Any]], seat: int | None) -> None:
+    """No view shows a hidden tile of another seat (Kingdoms: starting tiles; a tile in hand
+    is -2 when hidden); a spectator sees none at all."""
+    assert views, "the page received no view"
+    for view in views:
+        state = view["state"]
+        for other, tile in enumerate(state.get("starting", [])):
+            if other != seat:
+                assert tile < 0, f"seat {seat} saw the starting tile of seat {other}"
+
+
+@pytest.mark.parametrize("game", ["kingdomino", "queendomino", "kingdoms"])
+def test_two_people_play_a_whole_game_through_a_server_restart(
+    browser: Browser, server: ServeProcess, game: str
+) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    ann_context, bob_context, eve_context = (browser.new_context() for _ in range(3))
+    ann, bob, eve = (c.new_page() for c in (ann_context, bob_context, eve_context))
+    watchers = {name: Watcher(page) for name, page in (("ann", ann), ("bob", bob), ("eve", eve))}
+
+    ann.goto(server.url)
+    ann.fill("#me-name", "Ann")
+    ann.press("#me-name", "Tab")
+    ann.select_option("#game", game)
+    ann.select_option("#players", "2")
+    ann.select_option("[data-seat='1']", "person")
+    ann.click("button[type=submit]")
+    ann.wait_for_url("**/t/**")
+    invitation = ann.locator("#invitation-list a").first.get_attribute("href")
+    assert invitation and "invite=" in invitation
+    table = ann.url.rsplit("/", 1)[1]
+
+    bob.goto(server.url)
+    bob.fill("#me-name", "Bob")
+    bob.press("#me-name", "Tab")
+    bob.goto(invitation)
+    bob.wait_for_function("() => view && view.you === 1 && view.status === 'running'")
+    eve.goto(f"{server.url}/t/{table}")
+    eve.wait_for_function("() => view && view.you === null")
+
+    played, restarted = 0, False
+    screenshots = 0
+    while True:
+        moved = False
+        for page in (ann, bob):
+            if play_one(page, server, table):
+                played += 1
+                moved = True
+                if played in (4, 40):
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"{game}-{screenshots}.png"), full_page=True
+                    )
+                    screenshots += 1
+        if not restarted and played >= RESTART_AFTER:
+            before = httpx.get(f"{server.url}/api/tables/{table}").json()["decisions"]
+            server.kill()
+            server.start()
+            restarted = True
+            after = httpx.get(f"{server.url}/api/tables/{table}").json()["decisions"]
+            assert after == before  # nothing committed was lost
+            for page in (ann, bob, eve):  # the pages reconnect by themselves
+                page.wait_for_function(
+                    "d => view && view.decisions >= d", arg=after, timeout=STEP_TIMEOUT
+                )
+        states = [page_view(page) for page in (ann, bob)]
+        if all(s is not None and s["status"] == "finished" for s in states):
+            break
+        if not moved:
+            time.sleep(0.05)
+    assert restarted
+    eve.wait_for_function("() => view && view.status === 'finished'", timeout=STEP_TIMEOUT)
+    for page in (ann, bob, eve):
+        assert "The game is over" in page.inner_text("#turn")
+    ann.screenshot(path=str(ARTIFACTS / f"{game}-end.png"), full_page=True)
+    record = httpx.get(f"{server.url}/api/tables/{table}/record").json()
+    assert record["game"] == game and record["seed"] is None
+
+    assert_no_secret(watchers["ann"].views, 0)
+    assert_no_secret(watchers["bob"].views, 1)
+    assert_no_secret(watchers["eve"].views, None)
+    for name, watcher in watchers.items():
+        assert not watcher.errors, f"{name}'s page had JavaScript errors: {watcher.errors}"
+    for context in (ann_context, bob_context, eve_context):
+        context.close()
