@@ -373,3 +373,70 @@ def test_when_a_persons_time_runs_out_a_bot_plays_that_decision(
         "/api/tables", json={"game": "kingdomino", "seats": [HUMAN, bot()], "game_seconds": 0.01}
     )
     assert refused.status_code == 422 and "time limit" in refused.json()["detail"]
+
+
+def finished_table(app: FastAPI, person: Person, game: str = "kingdomino") -> str:
+    made = create(person, game, [HUMAN, bot("easy")])
+    play_first_legal_until_over([person], made["table"])
+    return str(made["table"])
+
+
+def test_hints_are_for_the_seat_to_act_on_tables_that_allow_them(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdomkit.server import service
+
+    monkeypatch.setattr(service, "HINT_ANALYST", "mcts:playouts=40")
+    ann, eve = client(app), client(app)
+    plain = create(ann, "kingdomino", [HUMAN, bot()])["table"]
+    wait_for_turn(ann, plain)
+    assert ann.get(f"/api/tables/{plain}/hint").status_code == 403
+    made = ann.post(
+        "/api/tables", json={"game": "kingdomino", "seats": [HUMAN, bot()], "hints": True}
+    ).json()
+    table = made["table"]
+    view = wait_for_turn(ann, table)
+    advice = ann.get(f"/api/tables/{table}/hint").json()
+    assert sorted(a["id"] for a in advice) == sorted(a["id"] for a in view["legal"])
+    assert [a["points"] for a in advice] == sorted((a["points"] for a in advice), reverse=True)
+    assert eve.get(f"/api/tables/{table}/hint").status_code == 409
+
+
+def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdomkit.server import service
+
+    monkeypatch.setattr(service, "REVIEW_ANALYST", "mcts:playouts=8")
+    ann = client(app)
+    running = create(ann, "kingdomino", [HUMAN, bot()])["table"]
+    assert ann.get(f"/api/tables/{running}/replay/0").status_code == 409
+    table = finished_table(app, ann)
+    final = ann.get(f"/api/tables/{table}").json()
+    steps = final["decisions"]
+    first = ann.get(f"/api/tables/{table}/replay/0").json()
+    last = ann.get(f"/api/tables/{table}/replay/{steps}").json()
+    assert first["steps"] == steps and first["log"] == [] and first["next"] is not None
+    assert last["state"] == final["state"] and last["next"] is None
+    assert ann.get(f"/api/tables/{table}/replay/{steps + 1}").status_code == 422
+
+    assert ann.get(f"/api/tables/{table}/review").status_code in (404, 409)
+    assert ann.post(f"/api/tables/{table}/review", json={}).status_code == 202
+    deadline = time.monotonic() + 120
+    while (answer := ann.get(f"/api/tables/{table}/review")).status_code != 200:
+        assert time.monotonic() < deadline, "the review did not come"
+        time.sleep(0.1)
+    review = answer.json()
+    assert review["decisions"] and {d["seat"] for d in review["decisions"]} == {0, 1}
+    assert all(d["loss"] >= 0 for d in review["decisions"])
+    assert sum(p["decisions"] for p in review["players"]) == len(review["decisions"])
+
+    record = ann.get(f"/api/tables/{table}/record").json()
+    uploaded = ann.post("/api/records", json=record)
+    assert uploaded.status_code == 201 and uploaded.json()["steps"] == steps
+    again = ann.get(f"/api/tables/{uploaded.json()['table']}").json()
+    assert again["status"] == "finished" and again["state"] == final["state"]
+    broken = dict(record, events=record["events"][:-3])
+    refused = ann.post("/api/records", json=broken)
+    assert refused.status_code == 422
+    assert ann.post("/api/records", json={"format": "nonsense"}).status_code == 422

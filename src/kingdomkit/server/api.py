@@ -51,6 +51,7 @@ class NewTable(BaseModel):
     move_seconds: float | None = Field(None, description="time per decision (a bot plays it then)")
     game_seconds: float | None = Field(None, description="time per seat for the whole game")
     rated: bool = Field(False, description="count the game for the accounts' ratings")
+    hints: bool = Field(False, description="let the seat to act ask the analyst for advice")
 
 
 class StandIn(BaseModel):
@@ -149,6 +150,14 @@ async def leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
     return await asyncio.to_thread(tables_of(request).store.leaderboard, game)
 
 
+@lobby.post("/records", status_code=201)
+async def upload(request: Request, record: dict[str, Any]) -> dict[str, Any]:
+    """Upload a finished game's record (the engines' format): it becomes a finished table,
+    to replay and to review."""
+    table = await tables_of(request).upload(record)
+    return {"table": table.id, "steps": len(table.decisions)}
+
+
 @lobby.get("/tables")
 async def listing(
     request: Request, status: Literal["open", "running", "finished"] | None = None
@@ -167,7 +176,7 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
     seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
     clock = Clock(body.move_seconds, body.game_seconds)
     table, mine = await tables_of(request).create(
-        body.game, body.options, seats, holder, name or "guest", clock, body.rated
+        body.game, body.options, seats, holder, name or "guest", clock, body.rated, body.hints
     )
     return {
         "table": table.id,
@@ -234,6 +243,42 @@ async def take_back(request: Request, table_id: str, index: int) -> dict[str, An
     await tables.stand_in(table_id, request.session.get("id"), index, None)
     table = await tables.get(table_id)
     return table.view(table.seat_of(request.session.get("id")))
+
+
+@play.get("/{table_id}/hint")
+async def advice(request: Request, table_id: str) -> list[dict[str, Any]]:
+    """Your legal actions, best first, with the expected final points an analysing search
+    gives each from your view (tables with hints on, on your turn; about a second)."""
+    return await tables_of(request).hint(table_id, request.session.get("id"))
+
+
+@play.post("/{table_id}/review", status_code=202)
+async def ask_review(request: Request, table_id: str) -> dict[str, Any]:
+    """Start grading every decision of the finished game (as `kingdomkit analyze`); the
+    result appears at GET .../review."""
+    table = await tables_of(request).start_review(table_id)
+    return {"ready": table.review is not None}
+
+
+@play.get("/{table_id}/review")
+async def get_review(request: Request, table_id: str) -> dict[str, Any]:
+    """The post-game review: each decision's expected points lost against the best move."""
+    tables = tables_of(request)
+    table = await tables.get(table_id)
+    if table.review is None:
+        busy = table_id in tables.reviewing
+        raise RefusedError(
+            409 if busy else 404,
+            "the review is being made" if busy else "no review yet: POST to ask for one",
+        )
+    return table.review
+
+
+@play.get("/{table_id}/replay/{step}")
+async def replay(request: Request, table_id: str, step: int) -> dict[str, Any]:
+    """A finished game after its first `step` decisions, as a spectator saw it."""
+    table = await tables_of(request).get(table_id)
+    return table.view_at(step)
 
 
 @play.get("/{table_id}/record")

@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import kingdomkit.games  # noqa: F401  (registers every game, in each worker too)
-from kingdomkit.bots import make_bot
+from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.bots.review import player_grades, review_game
 from kingdomkit.core.registry import make_game
 
 RETRIES = 2  # new pools tried when a worker dies under a move
@@ -36,6 +38,85 @@ def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str
             close()
 
 
+def analyst_bot(spec: str) -> TreeBot:
+    bot = make_bot(spec)
+    if not isinstance(bot, TreeBot):
+        raise TypeError(f"{spec} cannot analyse positions")
+    return bot
+
+
+def _replayed(game_name: str, options: dict[str, Any], actions: list[int]) -> tuple[Any, Any]:
+    game = make_game(game_name, options)
+    state = game.initial_state()
+    for action in actions:
+        state = game.apply(state, action)
+    return game, state
+
+
+def hint(
+    game_name: str, options: dict[str, Any], actions: list[int], analyst: str, seed: str
+) -> list[dict[str, Any]]:
+    """Every legal action of the player to act, with the expected final points the analyst
+    gives it from that player's view, best first (runs in a worker)."""
+    game, state = _replayed(game_name, options, actions)
+    bot = analyst_bot(analyst)
+    try:
+        analysis = bot.analyse(game, state, random.Random(seed))
+    finally:
+        bot.close()
+    ranked = sorted(analysis.actions, key=lambda e: (-e.points, -e.visits))
+    return [
+        {
+            "id": e.action,
+            "label": game.action_to_string(state, e.action),
+            "points": round(e.points, 2),
+            "visits": e.visits,
+        }
+        for e in ranked
+    ]
+
+
+def review(
+    game_name: str, options: dict[str, Any], actions: list[int], analyst: str, seed: int
+) -> dict[str, Any]:
+    """Every decision with a choice graded by the analyst: the move played, the best one,
+    the expected points lost; and each player's summary (runs in a worker)."""
+    game = make_game(game_name, options)
+    bot = analyst_bot(analyst)
+    try:
+        graded = review_game(game, actions, bot, seed)
+    finally:
+        bot.close()
+    states = [game.initial_state()]
+    for action in actions:
+        states.append(game.apply(states[-1], action))
+    return {
+        "analyst": analyst,
+        "decisions": [
+            {
+                "step": d.step,
+                "seat": d.player,
+                "choices": d.choices,
+                "played": game.action_to_string(states[d.step], d.played),
+                "best": game.action_to_string(states[d.step], d.best),
+                "loss": round(d.loss, 2),
+                "blunder": d.blunder,
+            }
+            for d in graded
+        ],
+        "players": [
+            {
+                "seat": g.player,
+                "decisions": g.decisions,
+                "best_moves": g.best_moves,
+                "mean_loss": round(g.mean_loss, 2),
+                "blunders": g.blunders,
+            }
+            for g in player_grades(game, graded)
+        ],
+    }
+
+
 class BotPool:
     """A pool of worker processes playing bot moves; a pool broken by a dying worker is
     replaced and the move asked again."""
@@ -51,13 +132,16 @@ class BotPool:
     async def move(
         self, game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str
     ) -> int:
+        action: int = await self.run(choose, game_name, options, actions, bot, seed)
+        return action
+
+    async def run(self, work: Callable[..., Any], *args: Any) -> Any:
+        """`work(*args)` in a worker process."""
         loop = asyncio.get_running_loop()
         for attempt in range(RETRIES + 1):
             executor = self.executor
             try:
-                return await loop.run_in_executor(
-                    executor, choose, game_name, options, actions, bot, seed
-                )
+                return await loop.run_in_executor(executor, work, *args)
             except BrokenProcessPool:
                 if attempt == RETRIES:
                     raise

@@ -93,10 +93,14 @@ class LiveTable:
         actions: list[tuple[int, int]],
         clock: Clock = NO_CLOCK,
         rated: bool = False,
+        hints: bool = False,
+        review: dict[str, Any] | None = None,
     ) -> None:
         self.id = table_id
         self.clock = clock
         self.rated = rated
+        self.hints = hints  # may the seat to act ask for the analyst's advice?
+        self.review = review  # the graded decisions, once a finished game is reviewed
         self.turn_started = time.monotonic()  # the clock of the seat to act runs from here
         self.game_name = game_name
         self.options = options
@@ -241,6 +245,38 @@ class LiveTable:
                 "left": round(self.time_left(), 1) if self.status == RUNNING else None,
             }
         view["rated"] = self.rated
+        view["hints"] = self.hints
         if self.finished:
             view["result"] = game.result(self.state)
         return view
+
+    def view_at(self, step: int) -> dict[str, Any]:
+        """A finished game after its first `step` decisions (and the draws that followed them),
+        as a spectator saw it then: the replay viewer's frames."""
+        if not self.finished:
+            raise RefusedError(409, "a game can be replayed once it is over")
+        if not 0 <= step <= len(self.decisions):
+            raise RefusedError(422, f"the game has {len(self.decisions)} decisions, not {step}")
+        game = self.game
+        state = game.initial_state()
+        made = 0
+        for player, action in self.actions:
+            if player >= 0:
+                if made == step:
+                    break
+                made += 1
+            state = game.apply(state, action)
+        seen = game.view(state, None)
+        to_act = game.current_player(state)
+        return {
+            "table": self.id,
+            "game": self.game_name,
+            "step": step,
+            "steps": len(self.decisions),
+            "seats": [s.public() for s in self.seats],
+            "to_act": to_act if to_act >= 0 else None,
+            "board": game.render(state, None),
+            "state": game.state_to_json(seen),
+            "log": self.decisions[:step][-LOG_LENGTH:],
+            "next": self.decisions[step] if step < len(self.decisions) else None,
+        }

@@ -41,6 +41,8 @@ class TableRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     move_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)  # per decision
     game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)  # per seat
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)  # hints while playing
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # graded moves
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
     )

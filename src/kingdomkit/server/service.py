@@ -17,8 +17,9 @@ from typing import Any
 from kingdomkit.bots import BOTS, make_bot
 from kingdomkit.bots.levels import LEVELS
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import GAMES, game_info, make_game
-from kingdomkit.server.bots import BotPool
+from kingdomkit.server.bots import BotPool, hint, review
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import (
     BOT,
@@ -37,6 +38,8 @@ log = logging.getLogger("kingdomkit.server")
 NAME_LIMIT = 40
 MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
+HINT_ANALYST = "mcts:time=1"  # a hint's search
+REVIEW_ANALYST = "mcts:time=0.3"  # the search per decision of a post-game review
 
 
 def clean_name(name: Any) -> str:
@@ -70,6 +73,7 @@ class Tables:
         self.live: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.reviewing: set[str] = set()
 
     # -- lobby -----------------------------------------------------------------------------
     async def create(
@@ -81,6 +85,7 @@ class Tables:
         name: str | None,
         clock: Clock = NO_CLOCK,
         rated: bool = False,
+        hints: bool = False,
     ) -> tuple[LiveTable, int | None]:
         """A new table; its creator takes the first human seat (if any). Raises RefusedError."""
         if game_name not in GAMES:
@@ -110,6 +115,7 @@ class Tables:
             [],
             clock,
             rated,
+            hints,
         )
         table.draw()
         await asyncio.to_thread(self.store.create, table)
@@ -210,6 +216,74 @@ class Tables:
             await self._commit_seat(table, seat)
         await self.hub.broadcast(table)
         self._next(table)
+
+    async def hint(self, table_id: str, holder: str | None) -> list[dict[str, Any]]:
+        """The analyst's estimate of every legal action of the caller's seat, searched from
+        that seat's view only (tables with hints on)."""
+        table = await self.get(table_id)
+        if not table.hints:
+            raise RefusedError(403, "hints are off at this table")
+        seat = table.seat_of(holder)
+        if seat is None or table.to_act != seat or table.status != RUNNING:
+            raise RefusedError(409, "hints are for the seat whose turn it is")
+        moves = [action for _, action in table.actions]
+        advice: list[dict[str, Any]] = await self.bots.run(
+            hint, table.game_name, table.options, moves, HINT_ANALYST, table.bot_seed()
+        )
+        return advice
+
+    async def start_review(self, table_id: str) -> LiveTable:
+        """Grade every decision of a finished game (in the background); the table."""
+        table = await self.get(table_id)
+        if not table.finished:
+            raise RefusedError(409, "a game is reviewed once it is over")
+        if table.review is None and table_id not in self.reviewing:
+            self.reviewing.add(table_id)
+            self._spawn(self._review(table))
+        return table
+
+    async def _review(self, table: LiveTable) -> None:
+        try:
+            moves = [action for _, action in table.actions]
+            table.review = await self.bots.run(
+                review, table.game_name, table.options, moves, REVIEW_ANALYST, 0
+            )
+            await asyncio.to_thread(self.store.save_review, table)
+        except Exception:
+            log.exception("the review of table %s failed", table.id)
+        finally:
+            self.reviewing.discard(table.id)
+        await self.hub.broadcast(table)
+
+    async def upload(self, record: Any) -> LiveTable:
+        """A finished table made from an uploaded record, to replay and review it."""
+        try:
+            replayed = replay_record(record)
+        except KingdomkitError as error:
+            raise RefusedError(422, f"this record cannot be read: {error}") from None
+        game = replayed.game
+        if not game.is_terminal(replayed.final_state):
+            raise RefusedError(422, "the record's game is not finished")
+        pairs, state = [], game.initial_state()
+        for action in replayed.actions:
+            pairs.append((game.current_player(state), action))
+            state = game.apply(state, action)
+        names = record["players"]
+        seats = [
+            Seat(i, HUMAN, None, str(name)[:NAME_LIMIT], None, secrets.token_urlsafe(16))
+            for i, name in enumerate(names)
+        ]
+        table = LiveTable(
+            secrets.token_urlsafe(9),
+            record["game"],
+            dict(record["options"]),
+            secrets.randbits(62),
+            seats,
+            pairs,
+        )
+        await asyncio.to_thread(self.store.create, table)
+        self.live[table.id] = table
+        return table
 
     async def adopt(self, old: str, new: str) -> None:
         """A guest signed in: the seats of their guest identity are their account's now."""

@@ -133,6 +133,10 @@ class Store:
                 for row in rows
             ]
 
+    def save_review(self, table: LiveTable) -> None:
+        with self._session() as session, session.begin():
+            session.get_one(TableRow, table.id).review = table.review
+
     def adopt(self, old: str, new: str) -> None:
         """Every seat held by identity `old` is now held by `new` (a guest who signs in)."""
         with self._session() as session, session.begin():
