@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError
@@ -45,9 +46,11 @@ def run(args: argparse.Namespace) -> int:
         run_load(args.tables, args.players, args.game, args.think, args.database, args.seed)
     )
     summary = result.summary()
+    for error in result.server_errors[:3]:
+        print(f"server error:\n{error}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
         for key, value in summary.items():
             print(f"{key:>20}: {value}")
-    return 0 if result.lost == 0 and result.duplicated == 0 else 1
+    return 0 if not (result.lost or result.duplicated or result.server_errors) else 1

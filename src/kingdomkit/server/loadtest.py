@@ -46,6 +46,8 @@ class LoadResult:
     lost: int = 0
     duplicated: int = 0
     refused: int = 0
+    dropped: int = 0  # connections the server closed during a game (the client reconnects)
+    server_errors: list[str] = field(default_factory=list)
 
     @property
     def actions_per_second(self) -> float:
@@ -77,6 +79,8 @@ class LoadResult:
             "lost": self.lost,
             "duplicated": self.duplicated,
             "refused": self.refused,
+            "dropped_connections": self.dropped,
+            "server_errors": len(self.server_errors),
         }
 
 
@@ -97,18 +101,32 @@ class Server:
         if database:
             command += ["--database", database]
         env = {**os.environ, "KINGDOMKIT_SECRET": "load test"}
-        self.process = subprocess.Popen(
-            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
+        self.log = data / "server.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         self.url = f"http://127.0.0.1:{self.port}"
+
+    def errors(self) -> list[str]:
+        """The server's errors: each logged error or traceback, with its lines."""
+        found: list[str] = []
+        inside = False
+        for line in self.log.read_text(errors="replace").splitlines():
+            if line.startswith("ERROR") or (line.startswith("Traceback") and not inside):
+                found.append(line)
+                inside = True
+            elif line.startswith(("INFO", "WARNING", "kingdomkit:")):
+                inside = False
+            elif inside:
+                found[-1] += "\n" + line
+        return found
 
     async def wait(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
         async with httpx.AsyncClient() as client:
             while True:
                 if self.process.poll() is not None:
-                    error = self.process.stderr.read().decode() if self.process.stderr else ""
-                    raise RuntimeError(f"the server stopped: {error.strip()[-500:]}")
+                    error = self.log.read_text(errors="replace").strip()[-500:]
+                    raise RuntimeError(f"the server stopped: {error}")
                 try:
                     if (await client.get(f"{self.url}/api/games")).is_success:
                         return
@@ -139,36 +157,49 @@ class Seat:
 async def play_seat(
     seat: Seat, base: str, think: float, rng: random.Random, result: LoadResult
 ) -> None:
+    """Play the seat to the end of its game, reconnecting if the server drops the socket."""
+    while not await _play_connected(seat, base, think, rng, result):
+        result.dropped += 1
+        await asyncio.sleep(0.5)
+
+
+async def _play_connected(
+    seat: Seat, base: str, think: float, rng: random.Random, result: LoadResult
+) -> bool:
+    """Play over one connection; True when the game is over (or nothing comes any more)."""
     cookie = "; ".join(f"{k}={v}" for k, v in seat.http.cookies.items())
     uri = base.replace("http", "ws", 1) + f"/ws/tables/{seat.table}"
     pending: tuple[int, int, float] | None = None  # (version, action, sent at)
-    async with websockets.connect(uri, additional_headers={"Cookie": cookie}) as socket_:
-        while True:
-            try:
-                raw = await asyncio.wait_for(socket_.recv(), timeout=ACK_TIMEOUT)
-            except TimeoutError:
-                if pending is not None:
-                    result.lost += 1
-                    seat.unanswered += 1
-                return
-            message = json.loads(raw)
-            if message["type"] == "error":
-                result.refused += 1
-                pending = None
-                continue
-            view = message["view"]
-            if pending is not None and view["version"] > pending[0]:
-                result.latencies.append(time.perf_counter() - pending[2])
-                seat.acknowledged[pending[0]] = pending[1]
-                pending = None
-            if view["status"] == "finished":
-                return
-            if view["legal"] and pending is None:
-                if think:
-                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                action = rng.choice(view["legal"])["id"]
-                pending = (view["version"], action, time.perf_counter())
-                await socket_.send(json.dumps({"action": action, "version": view["version"]}))
+    try:
+        async with websockets.connect(uri, additional_headers={"Cookie": cookie}) as socket_:
+            while True:
+                try:
+                    raw = await asyncio.wait_for(socket_.recv(), timeout=ACK_TIMEOUT)
+                except TimeoutError:
+                    if pending is not None:
+                        result.lost += 1
+                        seat.unanswered += 1
+                    return True
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    result.refused += 1
+                    pending = None
+                    continue
+                view = message["view"]
+                if pending is not None and view["version"] > pending[0]:
+                    result.latencies.append(time.perf_counter() - pending[2])
+                    seat.acknowledged[pending[0]] = pending[1]
+                    pending = None
+                if view["status"] == "finished":
+                    return True
+                if view["legal"] and pending is None:
+                    if think:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    action = rng.choice(view["legal"])["id"]
+                    pending = (view["version"], action, time.perf_counter())
+                    await socket_.send(json.dumps({"action": action, "version": view["version"]}))
+    except (websockets.ConnectionClosed, OSError):
+        return False
 
 
 async def set_up_table(base: str, game: str, players: int, rng: random.Random) -> list[Seat]:
@@ -222,6 +253,7 @@ async def run_load(
             result.seconds = time.perf_counter() - start
             result.actions = len(result.latencies)
             await check_records(server.url, everyone, result)
+            result.server_errors = server.errors()
             for seats in everyone:
                 for seat in seats:
                     await seat.http.aclose()
