@@ -118,6 +118,10 @@ let tableId = null;
 let view = null;
 let socket = null;
 let retry = 500;
+let parts = null; // the game's box (GET /components), for drawing the board
+let ui = {}; // the board's choices in progress (reset when the version changes)
+const keep = {}; // the board's plans across versions (a building's square, chosen before it is bought)
+let showText = localStorage.getItem("kingdomkit:text-board") === "yes";
 const invitation = new URLSearchParams(location.search).get("invite");
 
 function seatName(seat) {
@@ -133,8 +137,10 @@ function render() {
     : toAct === view.you ? "Your turn." : `Waiting for ${seatName(view.seats[toAct])}.`;
   const seats = $("seat-list");
   seats.replaceChildren();
+  const drawer = KK.boards[view.game];
   for (const seat of view.seats) {
-    const item = el("li", { text: `Seat ${seat.index + 1}: ${seatName(seat)}` });
+    const item = el("li", {}, el("span", { class: "kk-chip", style: `background:${drawer && drawer.colour ? drawer.colour(view, seat.index) : "transparent"}` }),
+      `Seat ${seat.index + 1}: ${seatName(seat)}`);
     if (seat.index === view.you) item.classList.add("you");
     if (seat.index === toAct && view.status === "running") item.classList.add("to-act");
     if (!seat.taken && view.you === null && view.status === "open") {
@@ -143,6 +149,7 @@ function render() {
     seats.append(item);
   }
   $("board").textContent = view.board;
+  drawBoard();
   const legal = $("legal");
   legal.replaceChildren();
   $("your-move").hidden = !view.legal.length;
@@ -163,11 +170,67 @@ function render() {
   }
 }
 
+// -- the drawn board --------------------------------------------------------------------------
+function setPrompt(message) {
+  $("prompt").textContent = message || "";
+}
+
+/** Draw the board with the game's drawer (boards/*.js); the text board when there is none,
+ * when it fails, or when asked for. */
+function drawBoard() {
+  const drawer = KK.boards[view.game];
+  const drawn = $("drawn");
+  const tools = $("board-tools");
+  const canDraw = Boolean(drawer && parts);
+  $("text-toggle").hidden = !canDraw;
+  $("text-toggle").setAttribute("aria-pressed", String(showText));
+  $("text-toggle").textContent = showText ? "drawing" : "text";
+  $("text-toggle").title = showText ? "show the drawn board" : "show the board as text";
+  if (ui.version !== view.version) ui = { version: view.version };
+  const focus = KK.focusedKey(drawn) || KK.focusedKey(tools);
+  drawn.replaceChildren();
+  tools.replaceChildren();
+  setPrompt("");
+  ui.keys = null;
+  let drew = false;
+  if (canDraw && !showText) {
+    try {
+      drawer.render({
+        view, parts, ui, keep, act, tools, root: drawn, prompt: setPrompt, redraw: drawBoard,
+        seatName: (index) => seatName(view.seats[index]),
+      });
+      drew = true;
+    } catch (error) {
+      console.error("kingdomkit: the board could not be drawn", error);
+      drawn.replaceChildren();
+      tools.replaceChildren();
+      ui.keys = null;
+    }
+  }
+  drawn.hidden = !drew;
+  $("board").hidden = drew;
+  if (drew) { KK.restoreFocus(drawn, focus); KK.restoreFocus(tools, focus); }
+}
+
+function boardKeys(event) {
+  if (!view || !ui.keys) return;
+  const target = event.target;
+  const typing = target.closest && target.closest("input, textarea, select");
+  const pressing = target.closest && target.closest("button, a, summary");
+  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (pressing && (event.key === "Enter" || event.key === " ")) return;
+  if (ui.keys(event)) event.preventDefault();
+}
+
+let sent = null; // the version an action was sent in: a second click before the answer is dropped
+
 function act(action) {
+  if (sent === view.version) return;
+  sent = view.version;
   showError("");
   const message = JSON.stringify({ action, version: view.version });
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(message);
-  else api("POST", `/api/tables/${tableId}/actions`, { action, version: view.version }).then(refresh, (e) => showError(e.message));
+  else api("POST", `/api/tables/${tableId}/actions`, { action, version: view.version }).then(refresh, (e) => { sent = null; showError(e.message); });
 }
 
 async function join(seat) {
@@ -180,18 +243,18 @@ async function join(seat) {
 }
 
 async function refresh() {
-  try { view = await api("GET", `/api/tables/${tableId}`); render(); } catch (e) { showError(e.message); }
+  try { view = await api("GET", `/api/tables/${tableId}`); sent = null; render(); } catch (e) { showError(e.message); }
 }
 
 function connect() {
   if (socket) socket.close();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
-  socket.onopen = () => { retry = 500; showError(""); };
+  socket.onopen = () => { retry = 500; sent = null; showError(""); };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") { view = message.view; render(); }
-    else if (message.type === "error") { showError(message.detail); refresh(); }
+    else if (message.type === "error") { sent = null; showError(message.detail); refresh(); }
   };
   socket.onclose = (event) => {
     if (event.code === 4404) return;
@@ -212,6 +275,19 @@ async function showTable(id) {
       $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url })));
     }
   }
+  try { parts = await api("GET", `/api/tables/${id}/components`); } catch (e) { parts = null; }
+  KK.ensureDefs();
+  $("text-toggle").addEventListener("click", () => {
+    showText = !showText;
+    localStorage.setItem("kingdomkit:text-board", showText ? "yes" : "no");
+    drawBoard();
+  });
+  document.addEventListener("keydown", boardKeys);
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => { if (view) drawBoard(); }, 200);
+  });
   $("filter").addEventListener("input", render);
   $("filter").addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;

@@ -1,0 +1,297 @@
+// What Kingdomino and Queendomino share: a kingdom drawn as a grid of terrains around its
+// castle, the lines of dominoes with the kings on them, and placing a domino by pointing
+// (pick the square for square 1, turn it, place it).
+"use strict";
+
+(() => {
+  const { svg, html, use, crowns, text, control, button } = KK;
+  const U = 40; // one square, in drawing units
+  const DIRECTIONS = ["1,0", "0,1", "-1,0", "0,-1"]; // square 2 right, down, left, up: clockwise
+
+  /** The box as the drawers need it: dominoes by id, terrain names, the kingdom's frame. */
+  function model(parts) {
+    const geo = parts.geometry;
+    const byId = new Map(parts.dominoes.map((d) => [d.id, d]));
+    return {
+      geo,
+      terrains: parts.terrains,
+      domino: (id) => byId.get(id) || { id, label: String(id), squares: [[-1, 0], [-1, 0]] },
+      xy: (cell) => [(cell % geo.width) - geo.reach, Math.floor(cell / geo.width) - geo.reach],
+    };
+  }
+
+  function same(a, b) {
+    return a[0] === b[0] && a[1] === b[1];
+  }
+
+  /** One square of terrain with its crowns, its top-left corner at (px, py). */
+  function square(m, [terrain, count], px, py, size = U) {
+    const name = m.terrains[terrain];
+    return svg("g", { class: "kk-square" },
+      svg("rect", { x: px + 1, y: py + 1, width: size - 2, height: size - 2, rx: 3, fill: KK.terrainFill(name) }),
+      count ? crowns(count, px + 3, py + 3, Math.min(12, (size - 6) / 3)) : null);
+  }
+
+  /** A domino's two squares at the cells (x, y) of `cells`, with its outline. */
+  function dominoAt(m, squares, cells, attrs = {}) {
+    const group = svg("g", { class: "kk-domino", ...attrs });
+    const [[x1, y1], [x2, y2]] = cells;
+    const frame = {
+      x: Math.min(x1, x2) * U + 0.75, y: Math.min(y1, y2) * U + 0.75,
+      width: (Math.abs(x2 - x1) + 1) * U - 1.5, height: (Math.abs(y2 - y1) + 1) * U - 1.5, rx: 4,
+    };
+    group.append(svg("rect", { class: "kk-domino-base", ...frame }));
+    cells.forEach(([x, y], i) => group.append(square(m, squares[i], x * U, y * U)));
+    group.append(svg("rect", { class: "kk-domino-edge", ...frame }));
+    return group;
+  }
+
+  /** A kingdom, square-framed around the part of the grid it may still grow into.
+   *
+   * realm: {placed: [[domino id, cell1, cell2]], knights?: [cell], buildings?: [[index, cell]]}
+   * opts: colour, label, building(index) -> {name, crowns, towers, text}, recent: cells of
+   * the domino just placed, hot: [{x, y, key, label, onClick, selected, badge}], ghost:
+   * {cells, squares, label, onClick}, onBackground. */
+  function kingdomSvg(m, realm, opts = {}) {
+    const size = m.geo.size;
+    const filled = new Map([["0,0", null]]);
+    const dominoes = realm.placed.map(([id, c1, c2]) => {
+      const cells = [m.xy(c1), m.xy(c2)];
+      cells.forEach((c) => filled.set(c.join(), id));
+      return { id, cells };
+    });
+    const xs = [...filled.keys()].map((k) => Number(k.split(",")[0]));
+    const ys = [...filled.keys()].map((k) => Number(k.split(",")[1]));
+    // Where the kingdom may still grow: inside its frame, and at most a domino's length away.
+    const lo = [Math.max(Math.max(...xs) - (size - 1), Math.min(...xs) - 2), Math.max(Math.max(...ys) - (size - 1), Math.min(...ys) - 2)];
+    const hi = [Math.min(Math.min(...xs) + (size - 1), Math.max(...xs) + 2), Math.min(Math.min(...ys) + (size - 1), Math.max(...ys) + 2)];
+    const span = Math.max(hi[0] - lo[0], hi[1] - lo[1]) + 1;
+    const pad = 8;
+    const left = (lo[0] - (span - (hi[0] - lo[0] + 1)) / 2) * U - pad;
+    const top = (lo[1] - (span - (hi[1] - lo[1] + 1)) / 2) * U - pad;
+    const extent = span * U + 2 * pad;
+    const root = svg("svg", {
+      class: "kk-kingdom", viewBox: `${left} ${top} ${extent} ${extent}`, role: "group",
+      "aria-label": opts.label || "a kingdom", onclick: opts.onBackground,
+    });
+    root.append(svg("rect", { x: left, y: top, width: extent, height: extent, rx: 10, class: "kk-kingdom-bg" }));
+    const slots = svg("g", { class: "kk-slots" });
+    for (let y = lo[1]; y <= hi[1]; y++) {
+      for (let x = lo[0]; x <= hi[0]; x++) {
+        if (!filled.has(`${x},${y}`)) slots.append(svg("rect", { x: x * U + 1.5, y: y * U + 1.5, width: U - 3, height: U - 3, rx: 3 }));
+      }
+    }
+    root.append(slots);
+    for (const { id, cells } of dominoes) {
+      root.append(dominoAt(m, m.domino(id).squares, cells, { title: `domino ${m.domino(id).label}` }));
+    }
+    root.append(svg("g", { class: "kk-castle", title: "the castle" },
+      svg("rect", { x: 1, y: 1, width: U - 2, height: U - 2, rx: 4, fill: "#ddd5c2", stroke: "#6b5f45", "stroke-width": 1.2 }),
+      use("castle", 3, 2, U - 6, U - 6, opts.colour)));
+    if (opts.recent) {
+      const [[x1, y1], [x2, y2]] = opts.recent;
+      root.append(svg("rect", {
+        class: "kk-recent", x: Math.min(x1, x2) * U - 1.5, y: Math.min(y1, y2) * U - 1.5,
+        width: (Math.abs(x2 - x1) + 1) * U + 3, height: (Math.abs(y2 - y1) + 1) * U + 3, rx: 6,
+      }));
+    }
+    for (const [index, cell] of realm.buildings || []) {
+      const [x, y] = m.xy(cell);
+      const info = opts.building ? opts.building(index) : { name: `building ${index}`, crowns: 0, towers: 0, text: "" };
+      root.append(svg("g", { class: "kk-building", title: `${info.name}${info.text ? ": " + info.text : ""}` },
+        svg("rect", { x: x * U + 5, y: y * U + 5, width: U - 10, height: U - 10, rx: 5, fill: "#fff8e8", stroke: "#5b3a1a", "stroke-width": 1.2 }),
+        use("building", x * U + 9, y * U + (info.crowns ? 13 : 9), 22, 22),
+        info.crowns ? crowns(info.crowns, x * U + 20 - info.crowns * 5.5, y * U + 3, 11) : null,
+        info.towers ? use("tower", x * U + 26, y * U + 19, 10, 14) : null));
+    }
+    for (const cell of realm.knights || []) {
+      const [x, y] = m.xy(cell);
+      root.append(use("knight", x * U + U - 17, y * U + U - 19, 15, 17, opts.colour, { class: "kk-knight" }));
+    }
+    for (const spot of opts.hot || []) {
+      const group = svg("g", { class: `kk-target${spot.selected ? " kk-selected" : ""}` },
+        svg("rect", { x: spot.x * U + 3, y: spot.y * U + 3, width: U - 6, height: U - 6, rx: 5 }),
+        spot.preview ? dominoAt(m, spot.preview.squares, spot.preview.cells, { class: "kk-domino kk-preview" }) : null,
+        spot.icon ? use(spot.icon, spot.x * U + U - 17, spot.y * U + U - 19, 15, 17, opts.colour, { class: "kk-target-icon" }) : null,
+        spot.badge ? text(spot.x * U + U / 2 - (spot.icon ? 4 : 0), spot.y * U + U / 2 - (spot.icon ? 3 : 0), spot.badge, { class: "kk-badge" }) : null);
+      root.append(control(group, spot.label, spot.onClick, spot.key));
+    }
+    if (opts.ghost) {
+      const ghost = opts.ghost;
+      const group = dominoAt(m, ghost.squares, ghost.cells, { class: "kk-domino kk-ghost" });
+      root.append(control(group, ghost.label, ghost.onClick, "ghost"));
+    }
+    return root;
+  }
+
+  /** A king: the player's colour, their seat number on it. */
+  function king(player, x, y, seatLabel, colour) {
+    return svg("g", { class: "kk-king", title: seatLabel },
+      use("king", x, y, 26, 32.5, colour),
+      text(x + 13, y + 24.5, player + 1, { class: "kk-king-number" }));
+  }
+
+  /** The lines of dominoes: the one being placed (with its kings) and the new one.
+   *
+   * opts: placing: [{id, player, done, current, inKingdom}], line: [{id, player, claim}]
+   * (claim: a legal action claiming it), colour(player), seatLabel(player), act(id). */
+  function linesSvg(m, opts) {
+    const row = 48, head = 26, columnWidth = 148, gap = 18;
+    const columns = [];
+    if (opts.placing.length) columns.push(["placing", opts.placingTitle || "Placing"]);
+    if (opts.line.length) columns.push(["line", opts.lineTitle || "New line"]);
+    const rows = Math.max(opts.placing.length, opts.line.length, 1);
+    const width = Math.max(1, columns.length) * columnWidth + (columns.length - 1) * gap;
+    const height = head + rows * row;
+    const root = svg("svg", {
+      class: "kk-lines", viewBox: `-4 -2 ${width + 8} ${height + 4}`, role: "group", "aria-label": "the lines of dominoes",
+      style: `max-width: ${Math.round((width + 8) * 1.15)}px`,
+    });
+    columns.forEach(([kind, title], c) => {
+      const x0 = c * (columnWidth + gap);
+      root.append(text(x0 + 2, 11, title, { class: "kk-caption", "text-anchor": "start" }));
+      const items = kind === "placing" ? opts.placing : opts.line;
+      items.forEach((item, i) => {
+        const y0 = head + i * row;
+        const d = m.domino(item.id);
+        const group = svg("g", { class: "kk-line-item" + (item.current ? " kk-current" : "") + (item.done ? " kk-done" : "") });
+        if (item.current) group.append(svg("rect", { class: "kk-current-bg", x: x0 - 3, y: y0 - 3, width: columnWidth + 6, height: U + 6, rx: 8 }));
+        group.append(svg("rect", { class: "kk-number", x: x0, y: y0 + 8, width: 30, height: 24, rx: 6 }),
+          text(x0 + 15, y0 + 20, d.label, { class: "kk-number-text" }));
+        const dominoGroup = svg("g", { transform: `translate(${x0 + 34} ${y0})`, opacity: item.inKingdom ? 0.35 : 1 },
+          dominoAt(m, d.squares, [[0, 0], [1, 0]]));
+        group.append(dominoGroup);
+        if (item.player !== null && item.player >= 0 && !item.done) {
+          group.append(king(item.player, x0 + 120, y0 + 3, opts.seatLabel(item.player), opts.colour(item.player)));
+        }
+        if (item.claim) {
+          group.append(svg("rect", { class: "kk-claim", x: x0 + 32, y: y0 - 2, width: U * 2 + 4, height: U + 4, rx: 6 }));
+          control(group, `claim domino ${d.label}`, () => opts.act(item.claim.id), `claim:${item.id}`);
+        } else {
+          group.append(svg("title", { text: `domino ${d.label}` + (item.player >= 0 && item.player !== null ? `, ${opts.seatLabel(item.player)}` : "") }));
+        }
+        root.append(group);
+      });
+    });
+    return root;
+  }
+
+  /** The legal placements of `squares` (the domino to place), by the cell square 1 takes:
+   * a domino with two like squares is offered from either end. */
+  function placements(legal, squares) {
+    const anchors = new Map();
+    let discard = null;
+    const symmetric = squares[0][0] === squares[1][0] && squares[0][1] === squares[1][1];
+    const add = (a, b, action) => {
+      const key = a.join();
+      if (!anchors.has(key)) anchors.set(key, []);
+      const list = anchors.get(key);
+      if (!list.some((o) => same(o.b, b))) list.push({ id: action.id, a, b, label: action.label });
+    };
+    for (const action of legal) {
+      for (const event of action.events) {
+        if (event.type === "discard") discard = action;
+        if (event.type !== "place") continue;
+        const [a, b] = event.cells;
+        add(a, b, action);
+        if (symmetric) add(b, a, action);
+      }
+    }
+    for (const list of anchors.values()) {
+      list.sort((p, q) => DIRECTIONS.indexOf(`${p.b[0] - p.a[0]},${p.b[1] - p.a[1]}`) - DIRECTIONS.indexOf(`${q.b[0] - q.a[0]},${q.b[1] - q.a[1]}`));
+    }
+    return { anchors, discard };
+  }
+
+  /** Placing a domino by pointing: which squares light up, the ghost of the chosen
+   * placement, the tools (turn, place, cancel, discard) and the keys (R, Enter, Escape). */
+  function placer(ctx, dominoId, m) {
+    const d = m.domino(dominoId);
+    const { anchors, discard } = placements(ctx.view.legal, d.squares);
+    const ui = ctx.ui;
+    if (ui.sel && !anchors.has(ui.sel.anchor)) ui.sel = null;
+    const options = ui.sel ? anchors.get(ui.sel.anchor) : null;
+    const chosen = options ? options[ui.sel.index % options.length] : null;
+    const play = () => { if (chosen) ctx.act(chosen.id); };
+    const select = (key) => {
+      if (ui.sel && ui.sel.anchor === key) play();
+      else { ui.sel = { anchor: key, index: 0 }; ctx.redraw(); }
+    };
+    const rotate = () => {
+      if (options && options.length > 1) { ui.sel.index = (ui.sel.index + 1) % options.length; ctx.redraw(); }
+    };
+    const cancel = () => { if (ui.sel) { ui.sel = null; ctx.redraw(); } };
+    const hot = [...anchors.keys()].map((key) => {
+      const [x, y] = key.split(",").map(Number);
+      return {
+        x, y, key: `a:${key}`, selected: ui.sel && ui.sel.anchor === key, onClick: () => select(key),
+        preview: chosen ? null : { cells: [anchors.get(key)[0].a, anchors.get(key)[0].b], squares: d.squares },
+        label: `domino ${d.label}: square 1 at ${key}` + (ui.sel && ui.sel.anchor === key ? " (selected: press again to place)" : ""),
+      };
+    });
+    const ghost = chosen && {
+      cells: [chosen.a, chosen.b],
+      squares: d.squares,
+      label: `place domino ${d.label} at ${chosen.a.join()} and ${chosen.b.join()}`,
+      onClick: play,
+    };
+    const tools = [];
+    let prompt;
+    if (chosen) {
+      prompt = `Domino ${d.label}: ${options.length > 1 ? "turn it (R), " : ""}place it (tap it again or Enter), or cancel (Esc).`;
+      const turn = button("⟳ Turn (R)", rotate, { "aria-keyshortcuts": "R" });
+      turn.disabled = options.length < 2;
+      tools.push(turn, button("✓ Place (Enter)", play, { "aria-keyshortcuts": "Enter", class: "kk-tool kk-primary" }),
+        button("Cancel (Esc)", cancel, { class: "kk-tool secondary", "aria-keyshortcuts": "Escape" }));
+    } else if (anchors.size) {
+      prompt = `Place domino ${d.label}: tap a highlighted square for its first square.`;
+    } else if (discard) {
+      prompt = `Domino ${d.label} fits nowhere in your kingdom: it must be discarded.`;
+    }
+    if (discard) tools.push(button(`Discard domino ${d.label}`, () => ctx.act(discard.id), { class: "kk-tool kk-danger" }));
+    const keys = (event) => {
+      const k = event.key;
+      if ((k === "r" || k === "R") && chosen) { rotate(); return true; }
+      if (k === "Enter" && chosen) { play(); return true; }
+      if (k === "Escape" && ui.sel) { cancel(); return true; }
+      return false;
+    };
+    return { hot, ghost, tools, prompt, keys, cancel, active: anchors.size > 0 };
+  }
+
+  /** The placing line and new line as the state holds them, for `linesSvg`. */
+  function lineItems(state, { placePhase, acting, over, legal, printed }) {
+    const claims = new Map();
+    for (const action of legal) {
+      for (const event of action.events) if (event.type === "claim") claims.set(event.domino, action);
+    }
+    const placing = state.placing.map((id, i) => {
+      const done = over || i < state.turn;
+      const current = acting && i === state.turn;
+      return { id, player: state.placers[i], done, current, inKingdom: done || (current && state.phase !== placePhase) };
+    });
+    const line = state.line.map((id, i) => ({
+      id, player: state.claims[i],
+      claim: state.claims[i] < 0 ? claims.get(printed(id)) || null : null,
+    }));
+    return { placing, line };
+  }
+
+  /** A player card: a header (colour, name, details) over the drawing of their kingdom. */
+  function card({ colour, title, details = [], toAct = false, mine = false, drawing }) {
+    return html("section", { class: `kk-card${toAct ? " kk-to-act" : ""}${mine ? " kk-mine" : ""}` },
+      html("header", { class: "kk-card-head" },
+        html("strong", { class: "kk-card-title" }, html("span", { class: "kk-chip", style: `background:${colour}` }), " ", title),
+        toAct ? html("span", { class: "kk-turn-tag", text: "to play" }) : null,
+        html("span", { class: "kk-details" }, ...details)),
+      drawing);
+  }
+
+  /** Seats in the order to show them: yours first, then the others round the table. */
+  function seatOrder(count, you) {
+    const start = you === null || you === undefined ? 0 : you;
+    return Array.from({ length: count }, (_, i) => (start + i) % count);
+  }
+
+  KK.kd = { U, model, square, dominoAt, kingdomSvg, linesSvg, placements, placer, lineItems, card, seatOrder, king };
+})();
