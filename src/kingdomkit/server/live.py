@@ -236,6 +236,7 @@ class LiveTable:
             "board": game.render(self.state, seat),
             "state": game.state_to_json(seen),
             "legal": legal,
+            "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
             "log": self.decisions[-LOG_LENGTH:],
         }
         if self.clock.on:
