@@ -18,6 +18,7 @@ from kingdomkit.core.registry import make_game
 HUMAN, BOT = "human", "bot"
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 LOG_LENGTH = 30  # decisions shown in a view's log
+POSITION_CACHE = 16  # positions kept per table (seats and spectators of recent versions)
 
 
 class RefusedError(KingdomkitError):
@@ -109,6 +110,7 @@ class LiveTable:
         self.seats = seats
         self.actions: list[tuple[int, int]] = []  # (player or CHANCE, action), in order
         self.decisions: list[dict[str, Any]] = []  # each decision labelled, for the log
+        self._positions: dict[tuple[int, int | None, bool], dict[str, Any]] = {}
         self.state = self.game.initial_state()
         for player, action in actions:
             self._apply(player, action)
@@ -208,21 +210,7 @@ class LiveTable:
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything `seat` (None: a spectator) may see, with its legal actions when it is
         its turn."""
-        game = self.game
-        seen = game.view(self.state, seat)
         to_act = self.to_act
-        mine = seat is not None and to_act == seat and self.status == RUNNING
-        legal = []
-        if mine:
-            state = self.state
-            legal = [
-                {
-                    "id": a,
-                    "label": game.action_to_string(state, a),
-                    "events": game.events(state, a, game.apply(state, a)),
-                }
-                for a in game.legal_actions(state)
-            ]
         view: dict[str, Any] = {
             "table": self.id,
             "game": self.game_name,
@@ -233,10 +221,7 @@ class LiveTable:
             "seats": [s.public() for s in self.seats],
             "you": seat,
             "to_act": to_act if to_act >= 0 else None,
-            "board": game.render(self.state, seat),
-            "state": game.state_to_json(seen),
-            "legal": legal,
-            "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
+            **self._position(seat, seat is not None and to_act == seat and self.status == RUNNING),
             "log": self.decisions[-LOG_LENGTH:],
         }
         if self.clock.on:
@@ -248,8 +233,38 @@ class LiveTable:
         view["rated"] = self.rated
         view["hints"] = self.hints
         if self.finished:
-            view["result"] = game.result(self.state)
+            view["result"] = self.game.result(self.state)
         return view
+
+    def _position(self, seat: int | None, mine: bool) -> dict[str, Any]:
+        """The board, state, scores and legal actions as `seat` sees them now: kept until the
+        next action, since every connection of the seat and every reload asks again."""
+        key = (self.version, seat, mine)
+        cached = self._positions.get(key)
+        if cached is not None:
+            return cached
+        game, state = self.game, self.state
+        seen = game.view(state, seat)
+        legal = []
+        if mine:
+            legal = [
+                {
+                    "id": a,
+                    "label": game.action_to_string(state, a),
+                    "events": game.events(state, a, game.apply(state, a)),
+                }
+                for a in game.legal_actions(state)
+            ]
+        position = {
+            "board": game.render(state, seat),
+            "state": game.state_to_json(seen),
+            "legal": legal,
+            "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
+        }
+        if len(self._positions) > POSITION_CACHE:
+            self._positions.clear()
+        self._positions[key] = position
+        return position
 
     def view_at(self, step: int) -> dict[str, Any]:
         """A finished game after its first `step` decisions (and the draws that followed them),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from kingdomkit.server.live import FINISHED, LiveTable, Seat
@@ -54,17 +54,28 @@ class Store:
             session.get_one(TableRow, table.id).status = table.status
 
     def append(self, table: LiveTable, start: int) -> None:
-        """Commit the actions of `table` from index `start` on, and its status."""
+        """Commit the actions of `table` from index `start` on, with its clocks and, when the
+        game ends, its status and the ratings. The common case is one INSERT: this is the
+        path every move takes."""
+        rows = [
+            {"table_id": table.id, "seq": start + i, "player": player, "action": action}
+            for i, (player, action) in enumerate(table.actions[start:])
+        ]
         with self._session() as session, session.begin():
-            session.add_all(self._action_rows(table.id, start, table.actions[start:]))
-            row = session.get_one(TableRow, table.id)
-            row.status = table.status
+            session.execute(insert(ActionRow), rows)
             if table.clock.on:
                 for seat in table.seats:
-                    seat_row = session.get_one(SeatRow, (table.id, seat.index))
-                    seat_row.time_used = seat.time_used
+                    session.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table.id, SeatRow.index == seat.index)
+                        .values(time_used=seat.time_used)
+                    )
             if table.status == FINISHED:
-                row.finished_at = datetime.now(UTC)
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table.id)
+                    .values(status=FINISHED, finished_at=datetime.now(UTC))
+                )
                 if table.rated:
                     rate(session, table)
 
