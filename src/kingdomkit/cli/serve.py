@@ -42,6 +42,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--bot-workers", type=int, default=1, help="processes playing bot moves (default 1)"
     )
+    parser.add_argument(
+        "--https",
+        action="store_true",
+        help="the server is reached over HTTPS (behind a proxy): session cookies are Secure",
+    )
     parser.set_defaults(run=run)
 
 
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise ServeError(f"cannot use the data folder {data}: {error.strerror}") from None
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
-    config = ServerConfig(database, secret_key(data), args.bot_workers)
+    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https)
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
     return 0
