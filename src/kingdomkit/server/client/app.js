@@ -1,121 +1,11 @@
-// kingdomkit's browser client: the lobby and a table, over the HTTP API and one WebSocket per
-// table. The server is authoritative: this page only shows views and sends action ids with
+// kingdomkit's browser client: a table, over the HTTP API and one WebSocket per table (the
+// lobby is lobby.js; the accounts, clock, hints, score pad, replay, review and dominoes are in
+// panels/). The server is authoritative: this page only shows views and sends action ids with
 // the version they were chosen in.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-const LEVELS = ["easy", "medium", "hard", "expert"];
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "onclick") node.addEventListener("click", value);
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function showError(message) {
-  const box = $("error");
-  box.textContent = message;
-  box.hidden = !message;
-}
-
-async function api(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-    credentials: "same-origin",
-  });
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = null; }
-  if (!response.ok) {
-    let detail = data && data.detail;
-    if (Array.isArray(detail)) detail = detail.map((d) => `${d.loc.slice(1).join(".")}: ${d.msg}`).join("; ");
-    throw new Error(detail || `the server answered ${response.status}`);
-  }
-  return data;
-}
-
-// -- who you are ------------------------------------------------------------------------------
-async function loadMe() {
-  const me = await api("GET", "/api/me");
-  $("me-name").value = me.name || "";
-  $("me-name").addEventListener("change", async () => {
-    try { await api("POST", "/api/me", { name: $("me-name").value }); showError(""); }
-    catch (e) { showError(e.message); }
-  });
-}
-
-// -- the lobby --------------------------------------------------------------------------------
-let games = [];
-
-function seatRows() {
-  const box = $("seats");
-  const count = Number($("players").value);
-  box.querySelectorAll("label").forEach((node) => node.remove());
-  for (let i = 0; i < count; i++) {
-    const select = el("select", { "data-seat": i });
-    const choices = i === 0 ? ["you"] : [];
-    choices.push("person", ...LEVELS.map((level) => `bot: ${level}`));
-    for (const choice of choices) select.append(el("option", { value: choice, text: choice }));
-    if (i > 0) select.value = "bot: medium";
-    box.append(el("label", { text: `Seat ${i + 1} ` }, select));
-  }
-}
-
-function gameChanged() {
-  const info = games.find((g) => g.game === $("game").value);
-  const players = $("players");
-  players.replaceChildren();
-  for (let n = info.min_players; n <= info.max_players; n++) players.append(el("option", { value: n, text: n }));
-  players.value = Math.min(info.default_players, info.max_players);
-  const options = $("options");
-  options.querySelectorAll("label").forEach((node) => node.remove());
-  for (const name of info.options) {
-    options.append(el("label", {}, el("input", { type: "checkbox", "data-option": name }), ` ${name.replaceAll("_", " ")}`));
-  }
-  seatRows();
-}
-
-async function createTable(event) {
-  event.preventDefault();
-  const options = { players: Number($("players").value) };
-  document.querySelectorAll("[data-option]").forEach((box) => { if (box.checked) options[box.dataset.option] = true; });
-  const seats = [...document.querySelectorAll("[data-seat]")].map((select) =>
-    select.value.startsWith("bot: ") ? { kind: "bot", bot: select.value.slice(5) } : { kind: "human" });
-  try {
-    const made = await api("POST", "/api/tables", { game: $("game").value, options, seats, name: $("me-name").value || undefined });
-    sessionStorage.setItem(`invitations:${made.table}`, JSON.stringify(made.invitations));
-    location.href = `/t/${made.table}`;
-  } catch (e) { showError(e.message); }
-}
-
-async function showLobby() {
-  $("lobby").hidden = false;
-  games = await api("GET", "/api/games");
-  for (const info of games) $("game").append(el("option", { value: info.game, text: info.game }));
-  $("game").addEventListener("change", gameChanged);
-  $("players").addEventListener("change", seatRows);
-  $("new-table").addEventListener("submit", createTable);
-  gameChanged();
-  for (const status of ["open", "running", "finished"]) {
-    const list = $(`${status}-tables`);
-    for (const table of await api("GET", `/api/tables?status=${status}`)) {
-      const who = table.seats.map((s) => (s.taken ? s.name : "free seat")).join(", ");
-      const verb = status === "open" ? "join" : status === "running" ? "watch" : "review";
-      list.append(el("li", {}, el("a", { href: `/t/${table.table}`, text: `${table.game}` }), ` (${who}) — ${verb}`));
-    }
-    if (!list.children.length) list.append(el("li", { text: "none" }));
-  }
-}
-
-// -- a table ----------------------------------------------------------------------------------
 let tableId = null;
-let view = null;
+let view = null; // the table as the server last showed it to you
 let socket = null;
 let retry = 500;
 let parts = null; // the game's box (GET /components), for drawing the board
@@ -123,51 +13,185 @@ let ui = {}; // the board's choices in progress (reset when the version changes)
 const keep = {}; // the board's plans across versions (a building's square, chosen before it is bought)
 let showText = localStorage.getItem("kingdomkit:text-board") === "yes";
 const invitation = new URLSearchParams(location.search).get("invite");
+const seatMenus = { open: null, levels: {} }; // the seats' stand-in menus, across redraws
+let seatRows = []; // the seat list's items, updated in place
+let padShown = null; // the score pad drawn, by table and version
 
 function seatName(seat) {
+  if (!seat) return "nobody";
   if (seat.kind === "bot") return `${seat.name} (bot)`;
-  return seat.taken ? seat.name : "free seat";
+  return seat.name || (seat.taken ? "someone" : "free seat"); // an uploaded record's seats have names, no holders
+}
+
+function nameOf(index) {
+  return seatName(view.seats[index]);
+}
+
+/** The bot standing in for you (its level), or null. */
+function standIn() {
+  const seat = view && view.you !== null && view.you !== undefined ? view.seats[view.you] : null;
+  return seat && seat.kind === "human" && seat.stand_in ? seat.stand_in : null;
+}
+
+function myTurn() {
+  return view.status === "running" && view.legal.length > 0 && !standIn();
+}
+
+function describe() {
+  const flags = Object.entries(view.options || {}).filter(([k, v]) => k !== "players" && v === true).map(([k]) => k.replaceAll("_", " "));
+  return `${view.game}${flags.length ? ` (${flags.join(", ")})` : ""} — ${view.status}`;
+}
+
+function turnText() {
+  if (view.status === "finished") return "The game is over.";
+  if (view.status === "open") return "Waiting for every seat to be taken.";
+  const toAct = view.to_act;
+  if (toAct === null || toAct === undefined) return "";
+  if (toAct === view.you) return standIn() ? `A bot (${standIn()}) is playing your turn.` : "Your turn.";
+  const seat = view.seats[toAct];
+  return `Waiting for ${seatName(seat)}${seat.stand_in ? ` (a ${seat.stand_in} bot plays for them)` : ""}.`;
 }
 
 function render() {
-  $("title").textContent = `${view.game} — ${view.status}`;
-  const toAct = view.to_act;
-  $("turn").textContent = view.status === "finished" ? "The game is over."
-    : view.status === "open" ? "Waiting for every seat to be taken."
-    : toAct === view.you ? "Your turn." : `Waiting for ${seatName(view.seats[toAct])}.`;
-  const seats = $("seat-list");
-  seats.replaceChildren();
-  const drawer = KK.boards[view.game];
-  for (const seat of view.seats) {
-    const item = el("li", {}, el("span", { class: "kk-chip", style: `background:${drawer && drawer.colour ? drawer.colour(view, seat.index) : "transparent"}` }),
-      `Seat ${seat.index + 1}: ${seatName(seat)}`);
-    if (seat.index === view.you) item.classList.add("you");
-    if (seat.index === toAct && view.status === "running") item.classList.add("to-act");
-    if (!seat.taken && view.you === null && view.status === "open") {
-      item.append(" ", el("button", { class: "secondary", text: "take this seat", onclick: () => join(seat.index) }));
-    }
-    seats.append(item);
+  $("title").replaceChildren(describe(), ...[
+    view.rated ? el("span", { class: "badge badge-rated", text: "rated" }) : null,
+    view.hints ? el("span", { class: "badge", text: "hints" }) : null,
+  ].filter(Boolean));
+  $("turn").textContent = turnText();
+  $("invitations").hidden = view.status !== "open" || !$("invitation-list").children.length;
+  KKP.clock.update(view, nameOf);
+  renderSeats();
+  renderMoves();
+  renderFinish();
+  drawShown();
+}
+
+// -- the seats: name, score as it stands, clock, stand-in bots -------------------------------
+function seatControls(seat) {
+  const i = seat.index;
+  if (!seat.taken && view.you === null && view.status === "open") {
+    return el("button", { type: "button", class: "secondary small", "data-key": `take:${i}`, text: "take this seat", onclick: () => join(i) });
   }
-  $("board").textContent = view.board;
-  drawBoard();
+  if (view.status !== "running" || seat.kind !== "human" || !seat.taken) return null;
+  const mine = i === view.you;
+  if (seat.stand_in) {
+    return mine ? el("button", { type: "button", class: "small", "data-key": `back:${i}`, text: "Take my seat back", onclick: () => takeBack(i) }) : null;
+  }
+  if (view.you === null || view.you === undefined) return null; // spectators cannot
+  const menu = el("details", { class: "seat-menu" });
+  menu.open = seatMenus.open === i;
+  menu.addEventListener("toggle", () => {
+    if (menu.open) seatMenus.open = i;
+    else if (seatMenus.open === i) seatMenus.open = null;
+  });
+  const level = el("select", { "aria-label": "the bot's level", "data-key": `level:${i}` },
+    ...LEVELS.map((name) => el("option", { value: name, text: `${name} bot` })));
+  level.value = seatMenus.levels[i] || "medium";
+  level.addEventListener("change", () => { seatMenus.levels[i] = level.value; });
+  menu.append(
+    el("summary", { "data-key": `menu:${i}`, title: mine ? "leave the table and let a bot play your seat" : `let a bot play for ${seatName(seat)}`, text: mine ? "leave…" : "⋯" }),
+    el("div", { class: "seat-menu-body" },
+      level,
+      el("button", { type: "button", class: "small", "data-key": `bot:${i}`, text: mine ? "Let a bot play for me" : `Let a bot play for ${seat.name}`, onclick: () => putBot(i, level.value) }),
+      el("small", { class: "muted", text: mine ? "You can take your seat back at any time." : "Only once they have left the table." })));
+  return menu;
+}
+
+function renderSeats() {
+  const list = $("seat-list");
+  const focus = KK.focusedKey(list);
+  const drawer = KK.boards[view.game];
+  const unit = view.game === "kingdoms" ? "gold" : "pts";
+  if (seatRows.length !== view.seats.length) {
+    seatRows = view.seats.map(() => {
+      const row = { item: el("li"), chip: el("span", { class: "kk-chip" }), name: el("span", { class: "seat-name" }),
+        score: el("span", { class: "seat-score", title: "points as things stand" }), tags: el("span", { class: "seat-tags" }),
+        controls: el("span", { class: "seat-controls" }), key: null };
+      row.item.append(row.chip, row.name, row.score, row.tags, row.controls);
+      return row;
+    });
+    list.replaceChildren(...seatRows.map((row) => row.item));
+  }
+  for (const seat of view.seats) {
+    const row = seatRows[seat.index];
+    row.chip.style.background = drawer && drawer.colour ? drawer.colour(view, seat.index) : "transparent";
+    row.name.textContent = `Seat ${seat.index + 1}: ${seatName(seat)}`;
+    const score = view.scores && view.status !== "open" ? view.scores[seat.index] : null;
+    row.score.textContent = score === null || score === undefined ? "" : `${score} ${unit}`;
+    row.score.hidden = score === null || score === undefined;
+    const tags = [];
+    if (seat.stand_in) tags.push(el("span", { class: "badge badge-bot", title: "a bot plays this seat for its holder", text: `${seat.stand_in} bot plays` }));
+    const used = KKP.clock.used(view, seat);
+    if (used) tags.push(el("span", { class: "seat-time", title: "thinking time used", text: used }));
+    row.tags.replaceChildren(...tags);
+    row.item.classList.toggle("you", seat.index === view.you);
+    row.item.classList.toggle("to-act", seat.index === view.to_act && view.status === "running");
+    const key = JSON.stringify([view.status, view.you, seat.taken, seat.stand_in, seat.kind, seat.name]);
+    if (row.key !== key) {
+      row.key = key;
+      row.controls.replaceChildren(...[seatControls(seat)].filter(Boolean));
+    }
+  }
+  KK.restoreFocus(list, focus);
+}
+
+async function putBot(index, level) {
+  try {
+    view = await api("POST", `/api/tables/${tableId}/seats/${index}/bot`, { bot: level });
+    seatMenus.open = null;
+    showError("");
+    render();
+  } catch (e) {
+    showError(e.status === 409 && index !== view.you && /still here/.test(e.message)
+      ? `${nameOf(index)} is still at the table: a bot can play for them only once they have left.` : e.message);
+  }
+}
+
+async function takeBack(index) {
+  try {
+    view = await api("POST", `/api/tables/${tableId}/seats/${index}/back`);
+    showError("");
+    render();
+  } catch (e) { showError(e.message); }
+}
+
+// -- your moves: hints and the list ----------------------------------------------------------
+function renderMoves() {
+  const mine = myTurn();
+  $("your-move").hidden = !mine;
+  KKP.hints.update(view, mine);
   const legal = $("legal");
   legal.replaceChildren();
-  $("your-move").hidden = !view.legal.length;
   const filter = $("filter").value.trim().toLowerCase();
-  for (const action of view.legal) {
-    if (filter && !action.label.toLowerCase().includes(filter)) continue;
-    legal.append(el("button", { text: action.label, onclick: () => act(action.id) }));
+  const best = KKP.hints.best(view.version);
+  if (mine) {
+    for (const action of view.legal) {
+      if (filter && !action.label.toLowerCase().includes(filter)) continue;
+      legal.append(el("button", { type: "button", class: action.id === best ? "hinted" : null, title: action.id === best ? "the analyst's best move" : null, text: action.label, onclick: () => act(action.id) }));
+    }
   }
-  const log = $("log");
-  log.replaceChildren(...view.log.map((entry) => el("li", { text: `${seatName(view.seats[entry.seat])}: ${entry.text}` })));
-  log.scrollTop = log.scrollHeight;
-  const result = $("result");
-  result.hidden = !view.result;
-  if (view.result) {
-    result.replaceChildren(el("h3", { text: "Result" }));
-    view.result.scores.forEach((score, seat) => result.append(el("p", { text: `${seatName(view.seats[seat])}: ${score}${view.result.winners.includes(seat) ? " — wins" : ""}` })));
-    result.append(el("a", { href: `/api/tables/${tableId}/record`, download: `${view.game}-${tableId}.json`, text: "download the record" }));
+  const bot = standIn();
+  const box = $("stood-in");
+  box.hidden = !(bot && view.status === "running");
+  if (!box.hidden) {
+    box.replaceChildren(el("p", { text: `A ${bot} bot plays your seat.` }),
+      el("button", { type: "button", text: "Take my seat back", onclick: () => takeBack(view.you) }));
   }
+}
+
+// -- the end: score pad, replay, review ------------------------------------------------------
+function renderFinish() {
+  const finished = view.status === "finished" && view.result;
+  $("finish").hidden = !finished;
+  $("result").hidden = !finished;
+  if (!finished) return;
+  const key = `${view.table}:${view.version}:${view.seats.map(seatName).join()}`;
+  if (padShown !== key) {
+    padShown = key;
+    $("result").replaceChildren(KKP.scorepad.render(view, seatName));
+  }
+  KKP.replay.activate(view.decisions);
+  KKP.review.start(tableId, nameOf, view.review);
 }
 
 // -- the drawn board --------------------------------------------------------------------------
@@ -175,10 +199,32 @@ function setPrompt(message) {
   $("prompt").textContent = message || "";
 }
 
-/** Draw the board with the game's drawer (boards/*.js); the text board when there is none,
- * when it fails, or when asked for. */
-function drawBoard() {
-  const drawer = KK.boards[view.game];
+/** What the board shows: a replay frame, or the live view (without moves while a bot plays
+ * for you). */
+function shownView() {
+  const frame = KKP.replay.frame();
+  if (frame) return frame;
+  if (standIn() && view.legal.length) return { ...view, legal: [] };
+  return view;
+}
+
+function drawShown() {
+  const shown = shownView();
+  $("board").textContent = shown.board;
+  drawBoard(shown);
+  KKP.dominoes.update(shown, parts);
+  KKP.review.moved();
+  const log = $("log");
+  const made = shown.replay ? shown.step : shown.decisions; // decisions before the log's end
+  log.start = Math.max(1, made - shown.log.length + 1);
+  log.replaceChildren(...shown.log.map((entry) => el("li", { text: `${seatName(shown.seats[entry.seat])}: ${entry.text}` })));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Draw `shown` with the game's drawer (boards/*.js); the text board when there is none, when
+ * it fails, or when asked for. */
+function drawBoard(shown = shownView()) {
+  const drawer = KK.boards[shown.game];
   const drawn = $("drawn");
   const tools = $("board-tools");
   const canDraw = Boolean(drawer && parts);
@@ -186,7 +232,7 @@ function drawBoard() {
   $("text-toggle").setAttribute("aria-pressed", String(showText));
   $("text-toggle").textContent = showText ? "drawing" : "text";
   $("text-toggle").title = showText ? "show the drawn board" : "show the board as text";
-  if (ui.version !== view.version) ui = { version: view.version };
+  if (ui.version !== shown.version) ui = { version: shown.version };
   const focus = KK.focusedKey(drawn) || KK.focusedKey(tools);
   drawn.replaceChildren();
   tools.replaceChildren();
@@ -196,8 +242,9 @@ function drawBoard() {
   if (canDraw && !showText) {
     try {
       drawer.render({
-        view, parts, ui, keep, act, tools, root: drawn, prompt: setPrompt, redraw: drawBoard,
-        seatName: (index) => seatName(view.seats[index]),
+        view: shown, parts, ui, keep, act, tools, root: drawn, prompt: setPrompt, redraw: () => drawBoard(),
+        seatName: (index) => seatName(shown.seats[index]),
+        hint: shown === view ? KKP.hints.best(view.version) : null,
       });
       drew = true;
     } catch (error) {
@@ -212,12 +259,13 @@ function drawBoard() {
   if (drew) { KK.restoreFocus(drawn, focus); KK.restoreFocus(tools, focus); }
 }
 
-function boardKeys(event) {
-  if (!view || !ui.keys) return;
+function keys(event) {
+  if (!view) return;
+  if (KKP.replay.keys(event)) { event.preventDefault(); return; }
+  if (!ui.keys) return;
   const target = event.target;
-  const typing = target.closest && target.closest("input, textarea, select");
   const pressing = target.closest && target.closest("button, a, summary");
-  if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (typingIn(target) || event.ctrlKey || event.metaKey || event.altKey) return;
   if (pressing && (event.key === "Enter" || event.key === " ")) return;
   if (ui.keys(event)) event.preventDefault();
 }
@@ -247,19 +295,20 @@ async function refresh() {
 }
 
 function connect() {
-  if (socket) socket.close();
+  if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
-  socket.onopen = () => { retry = 500; sent = null; showError(""); };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
+  const mine = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
+  socket = mine;
+  mine.onopen = () => { retry = 500; sent = null; if ($("error").textContent.startsWith("Connection lost")) showError(""); };
+  mine.onmessage = (event) => {
+    const message = parseJSON(event.data);
     if (message.type === "view") { view = message.view; render(); }
-    else if (message.type === "error") { sent = null; showError(message.detail); refresh(); }
+    else if (message.type === "error") { sent = null; showError(sentence(message.detail)); refresh(); }
   };
-  socket.onclose = (event) => {
-    if (event.code === 4404) return;
+  mine.onclose = (event) => {
+    if (socket !== mine || event.code === 4404) return;
     showError("Connection lost; reconnecting…");
-    setTimeout(() => { connect(); }, retry);
+    setTimeout(() => { if (socket === mine) connect(); }, retry);
     retry = Math.min(retry * 2, 8000);
   };
 }
@@ -282,27 +331,36 @@ async function showTable(id) {
     localStorage.setItem("kingdomkit:text-board", showText ? "yes" : "no");
     drawBoard();
   });
-  document.addEventListener("keydown", boardKeys);
+  document.addEventListener("keydown", keys);
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
     resizing = setTimeout(() => { if (view) drawBoard(); }, 200);
   });
-  $("filter").addEventListener("input", render);
+  $("filter").addEventListener("input", renderMoves);
   $("filter").addEventListener("keydown", (event) => {
     if (event.key !== "Enter") return;
     const first = $("legal").querySelector("button");
     if (first) first.click();
   });
+  KKP.hints.init(id, { onChange: () => { if (view) { renderMoves(); drawShown(); } }, play: (action) => act(action) });
+  KKP.replay.init(id, { draw: drawShown, live: () => view, seatName: nameOf, note: (step) => KKP.review.note(step) });
+  KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   await refresh();
-  if (invitation && view.you === null && view.status === "open") await join(null);
+  if (invitation && view && view.you === null && view.status === "open") await join(null);
   connect();
 }
 
 (async () => {
   try {
-    await loadMe();
+    const me = await api("GET", "/api/me");
+    $("me-name").value = me.name || "";
+    $("me-name").addEventListener("change", async () => {
+      try { await api("POST", "/api/me", { name: $("me-name").value }); showError(""); }
+      catch (e) { showError(e.message); }
+    });
+    KKP.account.init(me);
     const match = location.pathname.match(/^\/t\/([\w-]+)/);
-    if (match) await showTable(match[1]); else await showLobby();
+    if (match) await showTable(match[1]); else await KKP.lobby.show(me);
   } catch (e) { showError(e.message); }
 })();

@@ -108,8 +108,15 @@
       const [x, y] = m.xy(cell);
       root.append(use("knight", x * U + U - 17, y * U + U - 19, 15, 17, opts.colour, { class: "kk-knight" }));
     }
+    if (opts.suggest) {
+      const [[x1, y1], [x2, y2]] = opts.suggest;
+      root.append(svg("rect", {
+        class: "kk-suggest", x: Math.min(x1, x2) * U - 2.5, y: Math.min(y1, y2) * U - 2.5,
+        width: (Math.abs(x2 - x1) + 1) * U + 5, height: (Math.abs(y2 - y1) + 1) * U + 5, rx: 7,
+      }, svg("title", { text: "the analyst's best placement" })));
+    }
     for (const spot of opts.hot || []) {
-      const group = svg("g", { class: `kk-target${spot.selected ? " kk-selected" : ""}` },
+      const group = svg("g", { class: `kk-target${spot.selected ? " kk-selected" : ""}${spot.hinted ? " kk-hinted" : ""}` },
         svg("rect", { x: spot.x * U + 3, y: spot.y * U + 3, width: U - 6, height: U - 6, rx: 5 }),
         spot.preview ? dominoAt(m, spot.preview.squares, spot.preview.cells, { class: "kk-domino kk-preview" }) : null,
         spot.icon ? use(spot.icon, spot.x * U + U - 17, spot.y * U + U - 19, 15, 17, opts.colour, { class: "kk-target-icon" }) : null,
@@ -165,8 +172,11 @@
           group.append(king(item.player, x0 + 120, y0 + 3, opts.seatLabel(item.player), opts.colour(item.player)));
         }
         if (item.claim) {
+          const hinted = opts.hint !== undefined && opts.hint !== null && opts.hint === item.claim.id;
+          if (hinted) group.classList.add("kk-hinted");
           group.append(svg("rect", { class: "kk-claim", x: x0 + 32, y: y0 - 2, width: U * 2 + 4, height: U + 4, rx: 6 }));
-          control(group, `claim domino ${d.label}`, () => opts.act(item.claim.id), `claim:${item.id}`);
+          if (hinted) group.append(text(x0 + 32 + U * 2 + 2, y0 + 2, "★", { class: "kk-hint-star" }));
+          control(group, `claim domino ${d.label}${hinted ? " (the analyst's best)" : ""}`, () => opts.act(item.claim.id), `claim:${item.id}`);
         } else {
           group.append(svg("title", { text: `domino ${d.label}` + (item.player >= 0 && item.player !== null ? `, ${opts.seatLabel(item.player)}` : "") }));
         }
@@ -221,10 +231,17 @@
       if (options && options.length > 1) { ui.sel.index = (ui.sel.index + 1) % options.length; ctx.redraw(); }
     };
     const cancel = () => { if (ui.sel) { ui.sel = null; ctx.redraw(); } };
+    // The analyst's best placement (a hint), if it is one of these.
+    let suggest = null, hintedAnchor = null;
+    for (const [key, list] of anchors) {
+      const found = list.find((o) => o.id === ctx.hint);
+      if (found && !suggest) { suggest = [found.a, found.b]; hintedAnchor = key; }
+    }
     const hot = [...anchors.keys()].map((key) => {
       const [x, y] = key.split(",").map(Number);
       return {
-        x, y, key: `a:${key}`, selected: ui.sel && ui.sel.anchor === key, onClick: () => select(key),
+        x, y, key: `a:${key}`, selected: ui.sel && ui.sel.anchor === key, onClick: () => select(key), hinted: key === hintedAnchor,
+        badge: key === hintedAnchor && !chosen ? "★" : null,
         preview: chosen ? null : { cells: [anchors.get(key)[0].a, anchors.get(key)[0].b], squares: d.squares },
         label: `domino ${d.label}: square 1 at ${key}` + (ui.sel && ui.sel.anchor === key ? " (selected: press again to place)" : ""),
       };
@@ -256,7 +273,9 @@
       if (k === "Escape" && ui.sel) { cancel(); return true; }
       return false;
     };
-    return { hot, ghost, tools, prompt, keys, cancel, active: anchors.size > 0 };
+    if (suggest && !chosen) prompt += " ★ marks the analyst's best placement.";
+    if (discard && discard.id === ctx.hint) prompt += " (The analyst would discard it.)";
+    return { hot, ghost, tools, prompt, keys, cancel, active: anchors.size > 0, suggest: chosen ? null : suggest };
   }
 
   /** The placing line and new line as the state holds them, for `linesSvg`. */

@@ -46,7 +46,7 @@
     if (items.placing.length || items.line.length || info.length) {
       centre.append(html("div", { class: "kk-panel kk-lines-panel" },
         items.placing.length || items.line.length
-          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" })
+          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" })
           : null,
         ...info));
     }
@@ -64,6 +64,7 @@
         recent: last ? [m.xy(last[1]), m.xy(last[2])] : null,
         hot: own ? placer.hot : [],
         ghost: own ? placer.ghost : null,
+        suggest: own ? placer.suggest : null,
         onBackground: own ? placer.cancel : null,
       });
       const details = [html("span", { class: "kk-stat", title: "crowns" }, KK.icon("crown", null, 15), ` ${crownCount(m, kingdom.placed)}`)];

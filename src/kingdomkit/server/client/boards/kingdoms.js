@@ -153,6 +153,7 @@
         const action = chosen && chosen.get(space);
         if (action) {
           spot.classList.add("kk-space-hot");
+          if (action.id === ctx.hint) spot.classList.add("kk-hinted");
           const preview = svg("g", { class: "kk-preview" });
           if (ui.piece.startsWith("castle:")) preview.append(castleFace(me, Number(ui.piece.slice(7)), x, y, CELL));
           else {
@@ -185,6 +186,7 @@
         const x = (i % per) * (size + 4), y = Math.floor(i / per) * (size + 18);
         const group = svg("g", { class: "kk-piece" }, tileFace(tiles[index], x, y, size), text(x + size / 2, y + size + 8, `×${count}`, { class: "kk-count" }));
         const action = takes.get(index);
+        if (action && action.id === ctx.hint) group.classList.add("kk-hinted");
         if (action) {
           group.append(svg("rect", { x: x + 1, y: y + 1, width: size - 2, height: size - 2, rx: 7, class: "kk-piece-ring" }));
           control(group, `take ${tiles[index].name}`, () => ctx.act(action.id), `take:${index}`);
@@ -200,6 +202,7 @@
         faceDown > 0 ? tileBack(2, 2, size, "?") : null,
         text(size + 16, size / 2 + 2, `${faceDown} tile${faceDown === 1 ? "" : "s"} face down`, { class: "kk-caption", "text-anchor": "start" }));
       if (drawAction) {
+        if (drawAction.id === ctx.hint) group.classList.add("kk-hinted");
         group.append(svg("rect", { x: 1, y: 1, width: size + 6, height: size + 6, rx: 9, class: "kk-piece-ring" }));
         control(group, "draw a tile from the supply", () => ctx.act(drawAction.id), "draw");
       }
@@ -234,6 +237,10 @@
         }
         if (p === me && pieces.has(piece)) {
           const selected = ui.piece === piece;
+          if ([...pieces.get(piece).values()].some((a) => a.id === ctx.hint)) {
+            group.classList.add("kk-hinted");
+            group.append(text(x + size - 8, 10, "★", { class: "kk-hint-star" }));
+          }
           group.append(svg("rect", { x: x + 1, y: 1, width: size - 2, height: size - 2, rx: 7, class: "kk-piece-ring" + (selected ? " kk-selected" : "") }));
           control(group, `choose ${label}${selected ? " (chosen)" : ""}`, () => choose(piece), `piece:${piece}`);
         } else {

@@ -76,6 +76,10 @@
       if (!b.verified) group.append(text(x + w / 2, y + h - 10, "(unverified)", { class: "kk-unverified" }));
       const action = plan.actions.get(space);
       if (action) {
+        if (action.id === ctx.hint) {
+          group.classList.add("kk-hinted");
+          group.append(text(x + w - 14, y + 40, "★", { class: "kk-hint-star" }));
+        }
         group.append(svg("rect", { x: x - 1, y: y - 1, width: w + 2, height: h + 2, rx: 11, class: "kk-bb-ring" }));
         if (plan.mode === "burn") group.append(use("flame", x + w - 40, y + h - 46, 32, 32, null, { class: "kk-burn-mark" }));
         control(group, `${plan.verb} ${b.name} (${b.tile}, price ${space}): ${effectText(b, parts.terrains)}`, () => plan.onPick(space, action), `bb:${space}`);
@@ -105,14 +109,14 @@
     const passAction = view.legal.find((a) => a.events.some((e) => e.type === "pass"));
     const tileSpace = (tile) => s.board.findIndex((index) => index >= 0 && parts.buildings[index].tile === tile);
 
-    let hot = [], ghost = null, onBackground = null, keys = null;
+    let hot = [], ghost = null, onBackground = null, keys = null, suggest = null;
     const plan = { actions: new Map(), mode: null, verb: "", selected: null, onPick: () => {} };
     const tools = [];
     let prompt = "";
 
     if (mine && s.phase === PLACE) {
       const placer = kd.placer(ctx, s.placing[s.turn], m);
-      ({ hot, ghost, keys } = placer);
+      ({ hot, ghost, keys, suggest } = placer);
       onBackground = placer.cancel;
       prompt = placer.prompt;
       tools.push(...placer.tools);
@@ -123,7 +127,7 @@
       for (const action of view.legal) {
         for (const e of action.events) {
           if (e.type !== "tax") continue;
-          hot.push({ x: e.cell[0], y: e.cell[1], key: `tax:${e.cell.join()}`, badge: `+${e.coins}`, icon: "knight", onClick: () => ctx.act(action.id),
+          hot.push({ x: e.cell[0], y: e.cell[1], key: `tax:${e.cell.join()}`, badge: `+${e.coins}`, icon: "knight", onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint,
             label: `send a knight to ${e.cell.join()} for ${e.coins} coin${e.coins === 1 ? "" : "s"}` });
         }
       }
@@ -180,7 +184,7 @@
           if (e.type !== "build") continue;
           const key = e.cell.join();
           if (keep.site && keep.site.version === view.version && keep.site.cell === key) planned = action;
-          hot.push({ x: e.cell[0], y: e.cell[1], key: `site:${key}`, label: `build the ${name} at ${key}`, onClick: () => ctx.act(action.id) });
+          hot.push({ x: e.cell[0], y: e.cell[1], key: `site:${key}`, label: `build the ${name} at ${key}`, onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint });
         }
       }
       prompt = `Where does the ${name} go? Tap a free town square.`;
@@ -227,7 +231,7 @@
 
     const items = kd.lineItems(s, { placePhase: PLACE, acting, over: s.phase === OVER, legal: view.legal, printed });
     const lines = items.placing.length || items.line.length ? html("div", { class: "kk-centre" }, html("div", { class: "kk-panel" },
-      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" }))) : null;
+      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" }))) : null;
 
     // The realms: yours first.
     const realms = s.realms.length;
@@ -249,6 +253,7 @@
         recent: last ? [m.xy(last[1]), m.xy(last[2])] : null,
         hot: own ? hot : [],
         ghost: own ? ghost : null,
+        suggest: own ? suggest : null,
         onBackground: own ? onBackground : null,
       });
       const details = [

@@ -1,0 +1,82 @@
+// Accounts, in the header: sign up, sign in, sign out. A guest plays under a name kept in a
+// cookie; an account keeps its seats and has a rating per game. Signing in or out reloads the
+// page, so that every panel shows the seats of who you are now.
+"use strict";
+
+(() => {
+  let mode = "in"; // "in": sign in, "up": make an account
+
+  /** A refusal, in the page's error box and in the form (which may cover the box). */
+  function refuse(message) {
+    showError(message);
+    $("account-error").textContent = message || "";
+    $("account-error").hidden = !message;
+  }
+
+  function open(which) {
+    mode = which;
+    const form = $("account-form");
+    form.hidden = false;
+    $("account-title").textContent = which === "up" ? "Create an account" : "Sign in";
+    $("account-submit").textContent = which === "up" ? "Create the account" : "Sign in";
+    $("account-password").setAttribute("autocomplete", which === "up" ? "new-password" : "current-password");
+    $("account-note").textContent = which === "up"
+      ? "An account keeps your seats and a rating per game. Choose a name nobody has and a password of 8 characters or more; the seats you took as a guest become the account's."
+      : "Sign in with your account's name and password.";
+    if (!$("account-name").value) $("account-name").value = $("me-name").value;
+    $("account-name").focus();
+  }
+
+  function close() {
+    refuse("");
+    $("account-form").hidden = true;
+    $("account-password").value = "";
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const name = $("account-name").value.trim();
+    const password = $("account-password").value;
+    if (!name) { refuse("Type the account's name."); $("account-name").focus(); return; }
+    if (mode === "up" && password.length < 8) { refuse("A password has at least 8 characters."); $("account-password").focus(); return; }
+    if (!password) { refuse("Type the password."); $("account-password").focus(); return; }
+    $("account-submit").disabled = true;
+    try {
+      await api("POST", mode === "up" ? "/api/accounts" : "/api/login", { name, password });
+      refuse("");
+      location.reload();
+    } catch (e) {
+      const words = e.status === 409 ? `The name “${name}” is taken: choose another one, or sign in if it is yours.`
+        : e.status === 401 ? "Unknown name or wrong password." : e.message;
+      refuse(words);
+      $("account-password").select();
+    } finally {
+      $("account-submit").disabled = false;
+    }
+  }
+
+  async function signOut() {
+    try { await api("POST", "/api/logout"); location.reload(); } catch (e) { showError(e.message); }
+  }
+
+  /** Show who you are (`me` from GET /api/me) and wire the buttons. */
+  function init(me) {
+    const account = Boolean(me.account);
+    $("account-state").textContent = account ? "account" : "guest";
+    $("account-state").className = `badge ${account ? "badge-account" : "badge-guest"}`;
+    $("account-state").title = account ? "you are signed in: your games count for the ratings" : "you play as a guest";
+    $("sign-in").hidden = account;
+    $("sign-up").hidden = account;
+    $("sign-out").hidden = !account;
+    $("me-name").readOnly = account;
+    $("me-name").title = account ? "the name of your account" : "the name others see";
+    $("sign-in").addEventListener("click", () => open("in"));
+    $("sign-up").addEventListener("click", () => open("up"));
+    $("sign-out").addEventListener("click", signOut);
+    $("account-cancel").addEventListener("click", close);
+    $("account-form").addEventListener("submit", submit);
+    $("account-form").addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
+  }
+
+  KKP.account = { init };
+})();
