@@ -23,7 +23,7 @@ def test_ci_runs_the_readme_test_command() -> None:
     commands = re.findall(r"^python3 .*$", quick_start, flags=re.MULTILINE)
     assert len(commands) == 2, "the quick start gives exactly two commands"
     assert commands[1] == _ci_command()
-    assert "kingdomkit play kingdomino" in commands[0]
+    assert "kingdomkit serve" in commands[0]
 
 
 def test_layers_only_depend_downward() -> None:

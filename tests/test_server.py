@@ -334,6 +334,7 @@ def test_a_bot_stands_in_for_a_person_who_left_until_they_take_their_seat_back(
             json={"action": view["legal"][0]["id"], "version": view["version"]},
         )
     assert any(seat == 1 for seat, _ in live(app, table).actions[start:])
+    assert not bob.get(f"/api/tables/{table}").json()["legal"]  # the bot chooses, not bob
     back = bob.post(f"/api/tables/{table}/seats/1/back", json={})
     assert back.status_code == 200 and back.json()["seats"][1]["stand_in"] is None
     deadline = time.monotonic() + 30
@@ -430,6 +431,10 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     assert review["decisions"] and {d["seat"] for d in review["decisions"]} == {0, 1}
     assert all(d["loss"] >= 0 for d in review["decisions"])
     assert sum(p["decisions"] for p in review["players"]) == len(review["decisions"])
+    graded = review["decisions"][len(review["decisions"]) // 2]
+    frame = ann.get(f"/api/tables/{table}/replay/{graded['decision']}").json()
+    assert frame["next"] == {"seat": graded["seat"], "text": graded["played"]}
+    assert ann.get(f"/api/tables/{table}").json()["review"] == "ready"
 
     record = ann.get(f"/api/tables/{table}/record").json()
     uploaded = ann.post("/api/records", json=record)

@@ -266,7 +266,7 @@ async def get_review(request: Request, table_id: str) -> dict[str, Any]:
     tables = tables_of(request)
     table = await tables.get(table_id)
     if table.review is None:
-        busy = table_id in tables.reviewing
+        busy = table.reviewing
         raise RefusedError(
             409 if busy else 404,
             "the review is being made" if busy else "no review yet: POST to ask for one",

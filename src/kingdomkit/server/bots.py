@@ -88,13 +88,18 @@ def review(
     finally:
         bot.close()
     states = [game.initial_state()]
+    decision_of = []  # the decision count before each action: a replay step
+    made = 0
     for action in actions:
+        decision_of.append(made)
+        made += game.current_player(states[-1]) >= 0
         states.append(game.apply(states[-1], action))
     return {
         "analyst": analyst,
         "decisions": [
             {
                 "step": d.step,
+                "decision": decision_of[d.step],
                 "seat": d.player,
                 "choices": d.choices,
                 "played": game.action_to_string(states[d.step], d.played),

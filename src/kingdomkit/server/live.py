@@ -102,6 +102,7 @@ class LiveTable:
         self.rated = rated
         self.hints = hints  # may the seat to act ask for the analyst's advice?
         self.review = review  # the graded decisions, once a finished game is reviewed
+        self.reviewing = False  # a review is being made
         self.turn_started = time.monotonic()  # the clock of the seat to act runs from here
         self.game_name = game_name
         self.options = options
@@ -221,7 +222,7 @@ class LiveTable:
             "seats": [s.public() for s in self.seats],
             "you": seat,
             "to_act": to_act if to_act >= 0 else None,
-            **self._position(seat, seat is not None and to_act == seat and self.status == RUNNING),
+            **self._position(seat, self._choosing(seat)),
             "log": self.decisions[-LOG_LENGTH:],
         }
         if self.clock.on:
@@ -234,7 +235,19 @@ class LiveTable:
         view["hints"] = self.hints
         if self.finished:
             view["result"] = self.game.result(self.state)
+            view["review"] = (
+                "ready" if self.review is not None else "making" if self.reviewing else "none"
+            )
         return view
+
+    def _choosing(self, seat: int | None) -> bool:
+        """Is `seat` to choose now (its turn, the game running, no bot standing in)?"""
+        return (
+            seat is not None
+            and self.to_act == seat
+            and self.status == RUNNING
+            and self.seats[seat].stand_in is None
+        )
 
     def _position(self, seat: int | None, mine: bool) -> dict[str, Any]:
         """The board, state, scores and legal actions as `seat` sees them now: kept until the

@@ -38,6 +38,7 @@ log = logging.getLogger("kingdomkit.server")
 NAME_LIMIT = 40
 MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
+RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
 HINT_ANALYST = "mcts:time=1"  # a hint's search
 REVIEW_ANALYST = "mcts:time=0.3"  # the search per decision of a post-game review
 
@@ -73,7 +74,6 @@ class Tables:
         self.live: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
-        self.reviewing: set[str] = set()
 
     # -- lobby -----------------------------------------------------------------------------
     async def create(
@@ -226,6 +226,8 @@ class Tables:
         seat = table.seat_of(holder)
         if seat is None or table.to_act != seat or table.status != RUNNING:
             raise RefusedError(409, "hints are for the seat whose turn it is")
+        if table.seats[seat].stand_in is not None:
+            raise RefusedError(409, "a bot plays for you: take your seat back first")
         moves = [action for _, action in table.actions]
         advice: list[dict[str, Any]] = await self.bots.run(
             hint, table.game_name, table.options, moves, HINT_ANALYST, table.bot_seed()
@@ -237,8 +239,8 @@ class Tables:
         table = await self.get(table_id)
         if not table.finished:
             raise RefusedError(409, "a game is reviewed once it is over")
-        if table.review is None and table_id not in self.reviewing:
-            self.reviewing.add(table_id)
+        if table.review is None and not table.reviewing:
+            table.reviewing = True
             self._spawn(self._review(table))
         return table
 
@@ -252,7 +254,7 @@ class Tables:
         except Exception:
             log.exception("the review of table %s failed", table.id)
         finally:
-            self.reviewing.discard(table.id)
+            table.reviewing = False
         await self.hub.broadcast(table)
 
     async def upload(self, record: Any) -> LiveTable:
@@ -270,7 +272,7 @@ class Tables:
             state = game.apply(state, action)
         names = record["players"]
         seats = [
-            Seat(i, HUMAN, None, str(name)[:NAME_LIMIT], None, secrets.token_urlsafe(16))
+            Seat(i, HUMAN, None, str(name)[:NAME_LIMIT], RECORD_HOLDER, secrets.token_urlsafe(16))
             for i, name in enumerate(names)
         ]
         table = LiveTable(

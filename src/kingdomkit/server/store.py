@@ -130,6 +130,10 @@ class Store:
                     "game": row.game,
                     "options": row.options,
                     "status": row.status,
+                    "rated": row.rated,
+                    "hints": row.hints,
+                    "move_seconds": row.move_seconds,
+                    "game_seconds": row.game_seconds,
                     "created": row.created_at.isoformat() if row.created_at else None,
                     "seats": [
                         {
