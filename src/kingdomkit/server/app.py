@@ -3,6 +3,7 @@ service with its database and bot workers (started and stopped with the app)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from kingdomkit.server.store import Store
 
 CLIENT = Path(__file__).with_name("client")
 SESSION_DAYS = 30
+GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         app.state.tables = tables
         app.state.accounts = Accounts(engine)
         await tables.resume()
+        # A full collection walks every object of every table in memory, which stalled the
+        # event loop for tens of milliseconds under load (docs/benchmarks.md): what exists at
+        # start is set aside, and young objects are collected less often.
+        gc.freeze()
+        gc.set_threshold(GC_YOUNG, 50, 1000)
         try:
             yield
         finally:

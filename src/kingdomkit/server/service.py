@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from kingdomkit.bots import BOTS, make_bot
@@ -74,6 +75,7 @@ class Tables:
         self.live: dict[str, LiveTable] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kingdomkit-writer")
 
     # -- lobby -----------------------------------------------------------------------------
     async def create(
@@ -118,7 +120,7 @@ class Tables:
             hints,
         )
         table.draw()
-        await asyncio.to_thread(self.store.create, table)
+        await self._write(self.store.create, table)
         self.live[table.id] = table
         self._next(table)
         return table, None if first_human is None else first_human.index
@@ -142,6 +144,11 @@ class Tables:
             self.live.setdefault(table_id, table)
             table = self.live[table_id]
         return table
+
+    async def _write(self, work: Callable[..., None], *args: Any) -> None:
+        """Run a database write on the one writer thread: writes queue in order instead of
+        contending for the database's lock (SQLite sleeps and retries when it is taken)."""
+        await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -185,7 +192,7 @@ class Tables:
 
     async def _commit_seat(self, table: LiveTable, seat: Seat) -> None:
         try:
-            await asyncio.to_thread(self.store.save_seat, table, seat)
+            await self._write(self.store.save_seat, table, seat)
         except Exception:
             self.live.pop(table.id, None)  # reload from what is stored
             raise
@@ -250,7 +257,7 @@ class Tables:
             table.review = await self.bots.run(
                 review, table.game_name, table.options, moves, REVIEW_ANALYST, 0
             )
-            await asyncio.to_thread(self.store.save_review, table)
+            await self._write(self.store.save_review, table)
         except Exception:
             log.exception("the review of table %s failed", table.id)
         finally:
@@ -283,13 +290,13 @@ class Tables:
             seats,
             pairs,
         )
-        await asyncio.to_thread(self.store.create, table)
+        await self._write(self.store.create, table)
         self.live[table.id] = table
         return table
 
     async def adopt(self, old: str, new: str) -> None:
         """A guest signed in: the seats of their guest identity are their account's now."""
-        await asyncio.to_thread(self.store.adopt, old, new)
+        await self._write(self.store.adopt, old, new)
         for table in self.live.values():
             for seat in table.seats:
                 if seat.holder == old:
@@ -310,7 +317,7 @@ class Tables:
         start = table.version
         table.play(action)
         try:
-            await asyncio.to_thread(self.store.append, table, start)
+            await self._write(self.store.append, table, start)
         except Exception:
             self.live.pop(table.id, None)
             raise
@@ -369,3 +376,4 @@ class Tables:
         for task in list(self.tasks):
             task.cancel()
         self.bots.close()
+        self.writer.shutdown(wait=True)  # every accepted write reaches the database
