@@ -12,13 +12,12 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 from pathlib import Path
 
-from system import apt_install
+from system import apt_install, free_port
 
 USER = "kingdomkit"
 
@@ -40,19 +39,12 @@ def ensure_installed() -> Path:
     return bin_dir
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class PostgresServer:
     def __init__(self) -> None:
         self.bin = ensure_installed()
         self.root = Path(tempfile.mkdtemp(prefix="kingdomkit-pg-"))
         self.data = self.root / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_root = os.geteuid() == 0
         if self.as_root:
             shutil.chown(self.root, "postgres", "postgres")

@@ -1,12 +1,13 @@
-"""System packages the tests need (Debian's PostgreSQL and chromium), installed with apt when
-missing and the tests run as root, as on a fresh CI machine. A lock file makes parallel
-pytest-xdist workers install one at a time."""
+"""What the tests need from the machine: system packages (Debian's PostgreSQL and chromium),
+installed with apt when missing and the tests run as root, as on a fresh CI machine (a lock
+file makes parallel pytest-xdist workers install one at a time); and free ports."""
 
 from __future__ import annotations
 
 import fcntl
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -32,3 +33,11 @@ def apt_install(package: str) -> None:
                 capture_output=True,
                 check=True,
             )
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import socket
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -19,6 +18,7 @@ from kingdomkit.arena.schedule import GameKey, ScheduledGame, Tournament
 from kingdomkit.arena.tournament import play_tournament
 from kingdomkit.cli.main import main
 from kingdomkit.core.protocol import KingdomkitError
+from system import free_port
 
 # Three bots, three players: 6 line-ups x 3 rotations = 18 games a deal, all fast.
 SMALL = ["arena", "kingdomino", "--players", "3", "--bots", "random", "greedy-placement", "greedy"]
@@ -193,13 +193,6 @@ def test_corrupted_games_file_is_refused(
     (out / "games.jsonl").write_text("".join(lines), encoding="utf-8")
     status, _, err = run(capsys, *SMALL, "--deals", "3", "--seed", "2", "--out", str(out))
     assert status == 2 and "is not the one scheduled" in err
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 @pytest.mark.parametrize(

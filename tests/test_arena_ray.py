@@ -21,16 +21,10 @@ from pathlib import Path
 import pytest
 
 from kingdomkit.cli.main import main
+from system import free_port
 
 ARGV = ["arena", "kingdomino", "--players", "3", "--bots", "random", "greedy-placement"]
 ARGV += ["--deals", "2", "--seed", "9"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def listening(port: int) -> bool:

@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,7 +28,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from system import apt_install
+from system import apt_install, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("KINGDOMKIT_ARTIFACTS", ROOT / "artifacts")) / "screenshots"
@@ -46,13 +45,6 @@ def chromium() -> str:
     found = shutil.which("chromium")
     assert found, "chromium was installed but is not found"
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class ServeProcess:
