@@ -100,6 +100,30 @@
       el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Total" }), ...result.scores.map((v) => num(v)))));
   }
 
+  /** Kingdoms' score sheets, epoch by epoch and line by line, read from the game's record
+   * (its `score` and `epoch_end` events): an element filled once the record arrives. */
+  function kingdomsSheets(view, names) {
+    const holder = el("div", { class: "pad-sheets", text: "Loading the score sheets…" });
+    fetch(`/api/tables/${view.table}/record`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
+      .then((record) => {
+        holder.replaceChildren();
+        let lines = [];
+        for (const event of record.events) {
+          if (event.type === "score") lines.push(event);
+          if (event.type !== "epoch_end") continue;
+          const signed = (g) => (g > 0 ? `+${g}` : `${g}`);
+          holder.append(el("table", { class: "pad pad-wide" },
+            el("thead", {}, el("tr", {}, el("th", { text: `Epoch ${event.epoch}` }), ...names.map((n) => el("th", { class: "num", text: n })))),
+            el("tbody", {}, ...lines.map((line) => el("tr", {}, el("th", { scope: "row", text: line.line }), ...line.gold.map((g) => num(signed(g)))))),
+            el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Gold after the epoch" }), ...event.gold.map((g) => num(g))))));
+          lines = [];
+        }
+      })
+      .catch((error) => { holder.textContent = `The score sheets could not be read: ${error.message}.`; });
+    return holder;
+  }
+
   const DECIDED = {
     largest_territory: "Tied on points: the largest territory decided.",
     shared: "Tied on points and largest territory: the victory is shared.",
@@ -153,6 +177,7 @@
       box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.state, names));
     } else if (view.game === "kingdoms") {
       box.append(el("p", { class: "pad-note", text: `Gold after ${plural(result.epochs, "epoch")}: at the end of each epoch, every castle earns its rank times the tiles of its row and column.` }));
+      box.append(kingdomsSheets(view, names));
     }
     box.append(el("p", { class: "pad-links" },
       el("a", { href: `/api/tables/${view.table}/record`, download: `${view.game}-${view.table}.json`, class: "button-link", text: "⬇ download the record" })));
