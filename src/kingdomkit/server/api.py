@@ -40,7 +40,7 @@ def tables_of(request: Request | WebSocket) -> Tables:
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
-    bot: str | None = Field(None, description="a level (easy, medium, hard, expert) or bot spec")
+    bot: str | None = Field(None, description="a level: easy, medium, hard, expert (or random)")
 
 
 class NewTable(BaseModel):
