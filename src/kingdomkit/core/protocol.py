@@ -25,13 +25,40 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 CHANCE = -1
 TERMINAL = -2
 
 S = TypeVar("S")
 Event = dict[str, Any]
+# A player's observation: named numpy arrays of fixed shapes (numpy is only needed by the
+# games' encoders and the RL adapter, never by the rest of the core).
+Observation = dict[str, "NDArray[Any]"]
+
+
+class ArraySpec(NamedTuple):
+    """One array of an observation: its shape, numpy dtype name and bounds (every value v
+    has low <= v <= high)."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    low: int
+    high: int
+
+
+class Symmetry(NamedTuple):
+    """One symmetry of a position as a player sees it (`Game.symmetries`): the transformed
+    observation and action mask, and `actions`, the image of every action (a permutation of
+    range(num_actions)): a vector over actions v (a mask, a policy) becomes w with
+    w[actions] = v."""
+
+    observation: Observation
+    action_mask: NDArray[Any]
+    actions: NDArray[Any]
 
 
 T = TypeVar("T")
@@ -234,6 +261,30 @@ class Game(ABC, Generic[S]):
     def resample(self, state: S, player: int, rng: random.Random) -> S:
         """A full state consistent with `player`'s view; games without secrets return it."""
         return state
+
+    # -- observations for learning (each game's encoding.py; numpy needed) -------------------
+    # The layout of `observe`'s arrays; bumped whenever the layout or a meaning changes.
+    # 0: the game has no encoding.
+    observation_version: ClassVar[int] = 0
+
+    def observation_spec(self) -> dict[str, ArraySpec]:
+        """The arrays `observe` returns, by name, for this configured game (their shapes
+        depend on the options, never on the state)."""
+        raise NotImplementedError(f"{self.name} has no observation encoding")
+
+    def observe(self, state: S, player: int) -> Observation:
+        """`state` as `player` sees it (always encoded from `view(state, player)`, so never a
+        secret), as the arrays of `observation_spec`, seats ordered from `player` on."""
+        raise NotImplementedError(f"{self.name} has no observation encoding")
+
+    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
+        """Every symmetry of the position behind `observation` (the identity first), for data
+        augmentation: transformed observations that the rules treat alike, with the matching
+        actions. The default: the identity alone."""
+        import numpy
+
+        identity = numpy.arange(len(action_mask))
+        return [Symmetry(observation, action_mask, identity)]
 
     def record_body(
         self, header: Mapping[str, Any], events: list[Event], state: S

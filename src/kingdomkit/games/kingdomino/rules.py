@@ -30,15 +30,18 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kingdomkit.core.protocol import (
     CHANCE,
     TERMINAL,
+    ArraySpec,
     Event,
     Game,
     IllegalActionError,
     KingdomkitError,
+    Observation,
+    Symmetry,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino import records
@@ -65,6 +68,11 @@ from kingdomkit.games.kingdomino.state import (
     KingdominoState,
     king_orders,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
 
 
 class Breakdown(NamedTuple):
@@ -385,7 +393,30 @@ class Kingdomino(Game[KingdominoState]):
         """Pickled without its kernel (worker processes make their own when they need it)."""
         state = dict(self.__dict__)
         state.pop("_accelerator", None)
+        state.pop("_encoder", None)
         return state
+
+    # -- observations for learning (encoding.py, which needs numpy) ------------------------
+    observation_version = 1  # encoding.VERSION
+
+    def observation_spec(self) -> dict[str, ArraySpec]:
+        return self.encoder().spec()
+
+    def observe(self, state: KingdominoState, player: int) -> Observation:
+        return self.encoder().observe(state, player)
+
+    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
+        """The 8 rotations and reflections of the kingdoms (encoding.py)."""
+        return self.encoder().symmetries(observation, action_mask)
+
+    def encoder(self) -> KingdominoEncoder:
+        """The observation encoder of this configured game, made once and kept."""
+        if "_encoder" not in self.__dict__:
+            from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
+
+            self.__dict__["_encoder"] = KingdominoEncoder(self)
+        encoder: KingdominoEncoder = self.__dict__["_encoder"]
+        return encoder
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -35,9 +35,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, IllegalActionError, KingdomkitError
+from kingdomkit.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    ArraySpec,
+    Game,
+    IllegalActionError,
+    KingdomkitError,
+    Observation,
+    Symmetry,
+)
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms import codec, records
 from kingdomkit.games.kingdoms.actions import (
@@ -64,6 +73,11 @@ from kingdomkit.games.kingdoms.state import (
     KingdomsState,
 )
 from kingdomkit.games.kingdoms.tiles import FULL_SUPPLY, RANKS, TYPES
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
 
 LINES_OF_SPACE = tuple(
     tuple(i for i, line in enumerate(bd.LINES) if space in line) for space in range(bd.SPACES)
@@ -314,6 +328,34 @@ class Kingdoms(Game[KingdomsState]):
         for tile in pool:
             supply[tile] += 1
         return seen._replace(starting=starting, held=held, supply=tuple(supply))
+
+    # -- observations for learning (encoding.py, which needs numpy) ------------------------
+    observation_version = 1  # encoding.VERSION
+
+    def observation_spec(self) -> dict[str, ArraySpec]:
+        return self.encoder().spec()
+
+    def observe(self, state: KingdomsState, player: int) -> Observation:
+        return self.encoder().observe(state, player)
+
+    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
+        """The board mirrored left to right, top to bottom, or both (encoding.py)."""
+        return self.encoder().symmetries(observation, action_mask)
+
+    def encoder(self) -> KingdomsEncoder:
+        """The observation encoder of this configured game, made once and kept."""
+        if "_encoder" not in self.__dict__:
+            from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
+
+            self.__dict__["_encoder"] = KingdomsEncoder(self)
+        encoder: KingdomsEncoder = self.__dict__["_encoder"]
+        return encoder
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its encoder (made again when needed)."""
+        state = dict(self.__dict__)
+        state.pop("_encoder", None)
+        return state
 
     # -- scores ------------------------------------------------------------------------
     def scores(self, state: KingdomsState) -> tuple[float, ...]:

@@ -1,0 +1,32 @@
+"""Reinforcement learning: every game as a PettingZoo AEC environment (aec.py) and as a
+Gymnasium single-agent environment against bots (gym.py, registered as
+kingdomkit/Kingdomino-v0, kingdomkit/Queendomino-v0, kingdomkit/Kingdoms-v0 on import), both
+written once against the protocol (the games' `observe`, `observation_spec`, `symmetries`).
+Needs the `rl` extra (numpy, pettingzoo, gymnasium). Layouts, rewards, examples: docs/rl.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kingdomkit.core.protocol import Game, Symmetry
+from kingdomkit.rl.aec import KingdomkitAECEnv, env
+from kingdomkit.rl.gym import ENV_IDS, KingdomkitGymEnv, register_envs
+
+register_envs()
+
+
+def symmetries(game: Game[Any], observation: dict[str, Any]) -> list[Symmetry]:
+    """The symmetries of an environment's observation (its "observation" arrays and its
+    "action_mask"), for data augmentation: `Game.symmetries`, identity first."""
+    return game.symmetries(observation["observation"], observation["action_mask"])
+
+
+__all__ = [
+    "ENV_IDS",
+    "KingdomkitAECEnv",
+    "KingdomkitGymEnv",
+    "env",
+    "register_envs",
+    "symmetries",
+]
