@@ -148,7 +148,10 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "queendomino full score pads",
         "queendomino Royal Wedding random 8-player games",
         *python_playouts("queendomino"),
+        "kingdomino rl AEC observe + step (2 players)",
+        "kingdomino engine steps, the same actions (2 players)",
     ]
+    assert isinstance(report["rl_overhead_microseconds_per_step"], float)
     for result in report["results"]:
         assert result["median_per_second"] > 0
         assert len(result["runs_per_second"]) == 1

@@ -13,6 +13,7 @@ import argparse
 import importlib
 import json
 import platform
+import random
 import sys
 from typing import Any
 
@@ -25,7 +26,7 @@ from kingdomkit.bots.playouts import POLICIES, make_policy, playout
 from kingdomkit.cli.simulate import simulate
 from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
 from kingdomkit.core.driver import chance_rng, play
-from kingdomkit.core.protocol import Game
+from kingdomkit.core.protocol import TERMINAL, Game
 from kingdomkit.core.registry import GAMES, make_game
 
 
@@ -99,12 +100,73 @@ def playout_benchmarks(game: Game[Any], quick: bool) -> list[Benchmark]:
     return benchmarks
 
 
+RL_ENV = "kingdomino rl AEC observe + step (2 players)"
+RL_ENGINE = "kingdomino engine steps, the same actions (2 players)"
+
+
+def rl_benchmarks(quick: bool) -> list[Benchmark]:
+    """The RL interface's overhead (issue 7): the same recorded random games stepped through
+    the PettingZoo AEC env (observe, then step, for every decision) and through the bare
+    engine (legal actions, apply, chance); the difference per step is the overhead. Empty
+    when the `rl` extra is not installed."""
+    try:
+        from kingdomkit.rl import env as make_env
+        from kingdomkit.rl.adapter import resolve_chance
+    except ImportError:
+        return []
+    games = 3 if quick else 20
+    recorded: list[list[int]] = []
+    for seed in range(games):
+        environment = make_env("kingdomino", players=2)
+        environment.reset(seed=seed)
+        pick = random.Random(seed)
+        actions = []
+        while environment.game.current_player(environment.state) != TERMINAL:
+            action = pick.choice(environment.legal)
+            actions.append(action)
+            environment.step(action)
+        recorded.append(actions)
+
+    def through_env() -> int:
+        for seed, actions in enumerate(recorded):
+            environment = make_env("kingdomino", players=2)
+            environment.reset(seed=seed)
+            for action in actions:
+                environment.observe(environment.agent_selection)
+                environment.step(action)
+        return sum(len(actions) for actions in recorded)
+
+    game = make_env("kingdomino", players=2).game
+
+    def through_engine() -> int:
+        for seed, actions in enumerate(recorded):
+            rng = random.Random(seed)
+            state = resolve_chance(game, game.initial_state(), rng)
+            for action in actions:
+                game.legal_actions(state)
+                state = resolve_chance(game, game.apply(state, action), rng)
+        return sum(len(actions) for actions in recorded)
+
+    return [Benchmark(RL_ENV, "steps", through_env), Benchmark(RL_ENGINE, "steps", through_engine)]
+
+
+def rl_overhead(results: list[BenchResult]) -> float | None:
+    """Microseconds the AEC env adds to one step of the engine (medians), if measured."""
+    rates = {r.name: r.median for r in results}
+    if RL_ENV not in rates or RL_ENGINE not in rates:
+        return None
+    return 1e6 * (1.0 / rates[RL_ENV] - 1.0 / rates[RL_ENGINE])
+
+
 def run(args: argparse.Namespace) -> int:
     repeats = 1 if args.quick else max(1, args.repeats)
     results: list[BenchResult] = []
     for name in sorted(GAMES):
         for benchmark in game_benchmarks(name, args.quick):
             results.append(measure(benchmark, repeats))
+    for benchmark in rl_benchmarks(args.quick):
+        results.append(measure(benchmark, repeats))
+    overhead = rl_overhead(results)
     machine = {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
@@ -113,7 +175,9 @@ def run(args: argparse.Namespace) -> int:
         "repeats": repeats,
     }
     if args.json:
-        print(json.dumps({"machine": machine, "results": [r.to_json() for r in results]}, indent=1))
+        derived = {} if overhead is None else {"rl_overhead_microseconds_per_step": overhead}
+        report = {"machine": machine, "results": [r.to_json() for r in results], **derived}
+        print(json.dumps(report, indent=1))
         return 0
     table = Table(title=f"kingdomkit bench (median of {repeats} runs, one process)")
     for heading in ("benchmark", "per second (median)", "target"):
@@ -123,6 +187,11 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(result.name, f"{result.median:,.0f} {result.unit}", target)
     console = Console(file=sys.stdout)
     console.print(table)
+    if overhead is not None:
+        console.print(
+            f"RL interface overhead: {overhead:.1f} microseconds per observe + step "
+            "(the AEC env's time per step minus the engine's, medians; target at most 50)"
+        )
     console.print(f"Python {machine['python']} on {machine['processor']}")
     return 0
 
