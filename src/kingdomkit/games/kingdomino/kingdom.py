@@ -193,6 +193,12 @@ def territories(geo: Geometry, kingdom: Kingdom) -> tuple[Territory, ...]:
     return _territories(geo.width, kingdom.terrains, kingdom.crowns1, kingdom.crowns2)
 
 
+def clear_territory_cache() -> None:
+    """Forget the kingdoms whose territories are kept (benchmarks that score the same
+    kingdoms again measure the flood fill, not the cache)."""
+    _territories.cache_clear()
+
+
 @lru_cache(maxsize=TERRITORY_CACHE)
 def _territories(
     width: int, terrains: tuple[Bitboard, ...], crowns1: Bitboard, crowns2: Bitboard

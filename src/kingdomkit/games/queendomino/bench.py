@@ -11,6 +11,7 @@ from typing import Any
 
 from kingdomkit.core.benchmark import Benchmark
 from kingdomkit.core.driver import random_playout
+from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.queendomino import scoring
 from kingdomkit.games.queendomino.rules import Queendomino
 
@@ -31,6 +32,7 @@ def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
 
     def score_pads() -> int:
         for _ in range(passes):
+            kd.clear_territory_cache()  # each pass floods every realm again, as new ones would
             for realm, hosts_queen in finished:
                 scoring.breakdown(game.geo, game.table, realm, hosts_queen)
         return passes * len(finished)
