@@ -101,6 +101,35 @@ def check_state_deeply(game: Game[Any], state: Any, rng: random.Random, where: s
             if game.view(resampled, viewer) != view:
                 _fail(game, where, f"resample changes player {viewer}'s view")
             _check_resampled(game, state, resampled, viewer, f"{where}, resampled for {viewer}")
+            _check_observation(game, state, resampled, viewer, where)
+
+
+def _check_observation(
+    game: Game[Any], state: Any, resampled: Any, viewer: int, where: str
+) -> None:
+    """`observe` gives every array of `observation_spec`, with its shape, dtype and bounds,
+    and only what the viewer sees: a resampled state (the hidden parts drawn anew) encodes
+    the same. Skipped for games without an encoding, and without numpy (the `rl` extra)."""
+    if not game.observation_version:
+        return
+    try:
+        import numpy
+    except ImportError:
+        return
+    spec = game.observation_spec()
+    seen = game.observe(state, viewer)
+    if set(seen) != set(spec):
+        _fail(game, where, f"observe gives {sorted(seen)}, the spec {sorted(spec)}")
+    for name, (shape, dtype, low, high) in spec.items():
+        array = seen[name]
+        if array.shape != tuple(shape) or array.dtype != numpy.dtype(dtype):
+            _fail(game, where, f"observation {name!r} is {array.shape} {array.dtype}")
+        if array.size and (array.min() < low or array.max() > high):
+            _fail(game, where, f"observation {name!r} leaves [{low}, {high}]")
+    again = game.observe(resampled, viewer)
+    for name, array in seen.items():
+        if not numpy.array_equal(array, again[name]):
+            _fail(game, where, f"observation {name!r} of player {viewer} shows hidden parts")
 
 
 def _check_resampled(game: Game[Any], state: Any, resampled: Any, viewer: int, where: str) -> None:
