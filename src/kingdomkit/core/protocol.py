@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -34,6 +34,7 @@ CHANCE = -1
 TERMINAL = -2
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 Event = dict[str, Any]
 # A player's observation: named numpy arrays of fixed shapes (numpy is only needed by the
 # games' encoders and the RL adapter, never by the rest of the core).
@@ -86,6 +87,16 @@ class OptionError(KingdomkitError):
 
 class RecordError(KingdomkitError):
     """A game record that is malformed or breaks a rule; names the event when it can."""
+
+
+class Encoder(Protocol[S_contra]):
+    """A game's observation encoder (its encoding.py): what `Game.observe` and friends use."""
+
+    def spec(self) -> dict[str, ArraySpec]: ...
+
+    def observe(self, state: S_contra, player: int) -> Observation: ...
+
+    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]: ...
 
 
 class Game(ABC, Generic[S]):
@@ -267,24 +278,51 @@ class Game(ABC, Generic[S]):
     # 0: the game has no encoding.
     observation_version: ClassVar[int] = 0
 
+    def make_encoder(self) -> Encoder[S] | None:
+        """A new observation encoder for this configured game (its encoding.py, imported
+        here so that numpy is only needed by those who observe), or None (the default)."""
+        return None
+
+    def encoder(self) -> Encoder[S] | None:
+        """The observation encoder, made once and kept (not pickled: see `__getstate__`)."""
+        if "_encoder" not in self.__dict__:
+            self.__dict__["_encoder"] = self.make_encoder()
+        encoder: Encoder[S] | None = self.__dict__["_encoder"]
+        return encoder
+
+    def _required_encoder(self) -> Encoder[S]:
+        encoder = self.encoder()
+        if encoder is None:
+            raise NotImplementedError(f"{self.name} has no observation encoding")
+        return encoder
+
     def observation_spec(self) -> dict[str, ArraySpec]:
         """The arrays `observe` returns, by name, for this configured game (their shapes
         depend on the options, never on the state)."""
-        raise NotImplementedError(f"{self.name} has no observation encoding")
+        return self._required_encoder().spec()
 
     def observe(self, state: S, player: int) -> Observation:
         """`state` as `player` sees it (always encoded from `view(state, player)`, so never a
         secret), as the arrays of `observation_spec`, seats ordered from `player` on."""
-        raise NotImplementedError(f"{self.name} has no observation encoding")
+        return self._required_encoder().observe(state, player)
 
     def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
         """Every symmetry of the position behind `observation` (the identity first), for data
         augmentation: transformed observations that the rules treat alike, with the matching
-        actions. The default: the identity alone."""
+        actions. Without an encoder: the identity alone."""
+        encoder = self.encoder()
+        if encoder is not None:
+            return encoder.symmetries(observation, action_mask)
         import numpy
 
         identity = numpy.arange(len(action_mask))
         return [Symmetry(observation, action_mask, identity)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what a process makes for itself when it needs it (the encoder)."""
+        state = dict(self.__dict__)
+        state.pop("_encoder", None)
+        return state
 
     def record_body(
         self, header: Mapping[str, Any], events: list[Event], state: S

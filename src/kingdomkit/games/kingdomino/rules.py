@@ -35,13 +35,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from kingdomkit.core.protocol import (
     CHANCE,
     TERMINAL,
-    ArraySpec,
     Event,
     Game,
     IllegalActionError,
     KingdomkitError,
-    Observation,
-    Symmetry,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino import records
@@ -70,8 +67,6 @@ from kingdomkit.games.kingdomino.state import (
 )
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
 
 
@@ -391,32 +386,19 @@ class Kingdomino(Game[KingdominoState]):
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its kernel (worker processes make their own when they need it)."""
-        state = dict(self.__dict__)
+        state = super().__getstate__()
         state.pop("_accelerator", None)
-        state.pop("_encoder", None)
         return state
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
 
-    def observation_spec(self) -> dict[str, ArraySpec]:
-        return self.encoder().spec()
+    def make_encoder(self) -> KingdominoEncoder:
+        """The observation encoder (encoding.py); its symmetries are
+        the 8 rotations and reflections of the kingdoms."""
+        from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
 
-    def observe(self, state: KingdominoState, player: int) -> Observation:
-        return self.encoder().observe(state, player)
-
-    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
-        """The 8 rotations and reflections of the kingdoms (encoding.py)."""
-        return self.encoder().symmetries(observation, action_mask)
-
-    def encoder(self) -> KingdominoEncoder:
-        """The observation encoder of this configured game, made once and kept."""
-        if "_encoder" not in self.__dict__:
-            from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
-
-            self.__dict__["_encoder"] = KingdominoEncoder(self)
-        encoder: KingdominoEncoder = self.__dict__["_encoder"]
-        return encoder
+        return KingdominoEncoder(self)
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -40,12 +40,9 @@ from typing import TYPE_CHECKING, Any
 from kingdomkit.core.protocol import (
     CHANCE,
     TERMINAL,
-    ArraySpec,
     Game,
     IllegalActionError,
     KingdomkitError,
-    Observation,
-    Symmetry,
 )
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms import codec, records
@@ -75,8 +72,6 @@ from kingdomkit.games.kingdoms.state import (
 from kingdomkit.games.kingdoms.tiles import FULL_SUPPLY, RANKS, TYPES
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
 
 LINES_OF_SPACE = tuple(
@@ -332,30 +327,12 @@ class Kingdoms(Game[KingdomsState]):
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
 
-    def observation_spec(self) -> dict[str, ArraySpec]:
-        return self.encoder().spec()
+    def make_encoder(self) -> KingdomsEncoder:
+        """The observation encoder (encoding.py); its symmetries are
+        the board mirrored left to right, top to bottom, or both."""
+        from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
 
-    def observe(self, state: KingdomsState, player: int) -> Observation:
-        return self.encoder().observe(state, player)
-
-    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
-        """The board mirrored left to right, top to bottom, or both (encoding.py)."""
-        return self.encoder().symmetries(observation, action_mask)
-
-    def encoder(self) -> KingdomsEncoder:
-        """The observation encoder of this configured game, made once and kept."""
-        if "_encoder" not in self.__dict__:
-            from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
-
-            self.__dict__["_encoder"] = KingdomsEncoder(self)
-        encoder: KingdomsEncoder = self.__dict__["_encoder"]
-        return encoder
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without its encoder (made again when needed)."""
-        state = dict(self.__dict__)
-        state.pop("_encoder", None)
-        return state
+        return KingdomsEncoder(self)
 
     # -- scores ------------------------------------------------------------------------
     def scores(self, state: KingdomsState) -> tuple[float, ...]:

@@ -53,12 +53,9 @@ from typing import TYPE_CHECKING, Any
 from kingdomkit.core.protocol import (
     CHANCE,
     TERMINAL,
-    ArraySpec,
     Game,
     IllegalActionError,
     KingdomkitError,
-    Observation,
-    Symmetry,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry, geometry_json
@@ -100,8 +97,6 @@ from kingdomkit.games.queendomino.state import (
 )
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from kingdomkit.games.queendomino.encoding import QueendominoEncoder
 
 # What `forecast` adds for a search bot's leaves (guesses, to be tuned by arena runs): the
@@ -605,30 +600,12 @@ class Queendomino(Game[QueendominoState]):
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
 
-    def observation_spec(self) -> dict[str, ArraySpec]:
-        return self.encoder().spec()
+    def make_encoder(self) -> QueendominoEncoder:
+        """The observation encoder (encoding.py); its symmetries are
+        the 8 rotations and reflections of the kingdoms."""
+        from kingdomkit.games.queendomino.encoding import QueendominoEncoder
 
-    def observe(self, state: QueendominoState, player: int) -> Observation:
-        return self.encoder().observe(state, player)
-
-    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
-        """The 8 rotations and reflections of the kingdoms (encoding.py)."""
-        return self.encoder().symmetries(observation, action_mask)
-
-    def encoder(self) -> QueendominoEncoder:
-        """The observation encoder of this configured game, made once and kept."""
-        if "_encoder" not in self.__dict__:
-            from kingdomkit.games.queendomino.encoding import QueendominoEncoder
-
-            self.__dict__["_encoder"] = QueendominoEncoder(self)
-        encoder: QueendominoEncoder = self.__dict__["_encoder"]
-        return encoder
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without its encoder (made again when needed)."""
-        state = dict(self.__dict__)
-        state.pop("_encoder", None)
-        return state
+        return QueendominoEncoder(self)
 
     def building_on(self, state: QueendominoState, space: int) -> Building:
         return self.table[state.board[space]]
