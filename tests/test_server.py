@@ -4,6 +4,7 @@ restart that resumes every table, and views that carry no secret."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -445,3 +446,40 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     refused = ann.post("/api/records", json=broken)
     assert refused.status_code == 422
     assert ann.post("/api/records", json={"format": "nonsense"}).status_code == 422
+
+
+def test_a_stand_in_move_arriving_after_the_seat_was_taken_back_is_dropped(
+    tmp_path: Path,
+) -> None:
+    from kingdomkit.server.database import open_engine
+    from kingdomkit.server.hub import Hub
+    from kingdomkit.server.service import Tables
+    from kingdomkit.server.store import Store
+
+    async def scenario() -> None:
+        released = asyncio.Event()
+        asked: list[int] = []
+
+        class SlowPool:  # a bot that answers only once released
+            async def move(self, game: str, options: Any, actions: list[int], *_: Any) -> int:
+                asked.append(len(actions))
+                await released.wait()
+                return live_table.game.legal_actions(live_table.state)[0]
+
+        store = Store(open_engine(f"sqlite:///{tmp_path / 'k.db'}"))
+        tables = Tables(store, SlowPool(), Hub())  # type: ignore[arg-type]
+        live_table, _ = await tables.create("kingdomino", {}, [HUMAN, HUMAN], "ann", "Ann")
+        await tables.join(live_table.id, "bob", "Bob", None, None)
+        seat = live_table.to_act
+        holder = live_table.seats[seat].holder
+        await tables.stand_in(live_table.id, holder, seat, "easy")
+        while not asked:  # the stand-in is thinking
+            await asyncio.sleep(0.01)
+        await tables.stand_in(live_table.id, holder, seat, None)  # back before it answers
+        version = live_table.version
+        released.set()
+        await asyncio.gather(*tables.tasks)
+        assert live_table.version == version  # the stand-in's late move was not played
+        assert live_table.view(seat)["legal"]
+
+    asyncio.run(scenario())

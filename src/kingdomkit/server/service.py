@@ -326,7 +326,7 @@ class Tables:
             return
         seat = table.seats[table.to_act]
         if seat.driver is not None:
-            self._spawn(self._bot_turn(table.id, table.version, seat.driver))
+            self._spawn(self._bot_turn(table.id, table.version, seat.driver, seat.driver))
         elif table.clock.on:
             self._spawn(self._timer(table.id, table.version, table.time_left()))
 
@@ -340,9 +340,12 @@ class Tables:
         table = await self.get(table_id)
         if table.version == version and table.status == RUNNING:
             log.info("time ran out at table %s, version %d", table_id, version)
-            await self._bot_turn(table_id, version, TIMEOUT_BOT)
+            await self._bot_turn(table_id, version, TIMEOUT_BOT, None)
 
-    async def _bot_turn(self, table_id: str, version: int, bot: str) -> None:
+    async def _bot_turn(self, table_id: str, version: int, bot: str, driver: str | None) -> None:
+        """`bot` plays the decision at `version` if, once it has chosen, the table is still
+        there and its seat is still played by `driver` (the seat's bot or stand-in; None for
+        a person out of time): a person who took their seat back meanwhile keeps it."""
         table = await self.get(table_id)
         if table.version != version:
             return
@@ -356,8 +359,8 @@ class Tables:
             return
         async with self.lock(table_id):
             table = await self.get(table_id)
-            if table.version != version:  # someone else moved meanwhile
-                return
+            if table.version != version or table.seats[table.to_act].driver != driver:
+                return  # someone moved meanwhile, or the seat changed hands
             await self._commit_play(table, action)
         await self.hub.broadcast(table)
         self._next(table)
