@@ -147,7 +147,48 @@ def rl_benchmarks(quick: bool) -> list[Benchmark]:
                 state = resolve_chance(game, game.apply(state, action), rng)
         return sum(len(actions) for actions in recorded)
 
-    return [Benchmark(RL_ENV, "steps", through_env), Benchmark(RL_ENGINE, "steps", through_engine)]
+    return [
+        Benchmark(RL_ENV, "steps", through_env),
+        Benchmark(RL_ENGINE, "steps", through_engine),
+        *vector_benchmarks(quick),
+    ]
+
+
+VECTOR_GAMES = 256
+VECTOR_TARGET = 200_000.0
+
+
+def vector_benchmarks(quick: bool) -> list[Benchmark]:
+    """The batched simulator through the Gymnasium vector env (`kingdomkit.rl.vector`):
+    256 two-player Kingdomino games stepped at once on every core, with a learner that
+    plays a random legal action (a mask times one of 16 fixed noise tables: cheap, so that
+    the figure is the environment's), in self-play and against compiled bots. Empty without
+    numba."""
+    import numpy as np
+
+    from kingdomkit.rl.vector import KingdomkitVectorEnv
+
+    if make_game("kingdomino", {"players": 2}).accelerator() is None:
+        return []
+    steps = 20 if quick else 400
+    noise = np.random.default_rng(0).random((16, VECTOR_GAMES, 733), np.float32)
+    benchmarks = []
+    for label, opponents in (("self-play", None), ("against random", "random")):
+        envs = KingdomkitVectorEnv(VECTOR_GAMES, "kingdomino", opponents, players=2)
+        envs.reset(seed=0)
+        width = envs.game.num_actions
+
+        def work(envs: KingdomkitVectorEnv = envs, width: int = width) -> int:
+            observation, _ = envs.reset()
+            for k in range(steps):
+                mask = observation["action_mask"]
+                actions = (mask * noise[k % 16, :, :width]).argmax(1)
+                observation = envs.step(actions)[0]
+            return steps * VECTOR_GAMES
+
+        name = f"kingdomino vector env steps, {label} (2 players, {VECTOR_GAMES} games)"
+        benchmarks.append(Benchmark(name, "steps", work, VECTOR_TARGET))
+    return benchmarks
 
 
 def rl_overhead(results: list[BenchResult]) -> float | None:

@@ -62,6 +62,37 @@ class Symmetry(NamedTuple):
     actions: NDArray[Any]
 
 
+class BatchStep(NamedTuple):
+    """What a batched simulator returns for its N games after a reset or a step (arrays
+    with the game as first index, owned by the simulator: copy them to keep them)."""
+
+    observation: Observation  # name -> (N, ...) array: `observe` from `player`'s seat
+    action_mask: NDArray[Any]  # (N, num_actions) int8: 1 on the legal actions, 0 at the end
+    reward: NDArray[Any]  # (N,) float64: the reward of the player who just decided
+    terminated: NDArray[Any]  # (N,) bool: this step ended the game
+    illegal: NDArray[Any]  # (N,) bool: ended by an illegal action
+    player: NDArray[Any]  # (N,) int64: whose observation it is (the player to decide)
+    seat: NDArray[Any]  # (N,) int64: the learner's seat, -1 in self-play
+    rewards: NDArray[Any]  # (N, players) float64: every player's final reward, else 0
+    scores: NDArray[Any]  # (N, players) float64: the final scores, else 0
+
+
+class BatchSimulator(Protocol):
+    """Many games stepped at once (`Game.batch_simulator`). Each game plays the learner's
+    decisions given to `step`; chance and the opponents' moves are played inside. A game
+    whose episode ended starts a new one at the next `step` (its action is ignored)."""
+
+    num_envs: int
+
+    def reset(self, seeds: Sequence[int] | None = None) -> BatchStep:
+        """New episodes everywhere; game i's stream from seeds[i] (None: go on)."""
+        ...
+
+    def step(self, actions: NDArray[Any]) -> BatchStep:
+        """Plays actions[i] in game i (an illegal one ends that episode)."""
+        ...
+
+
 T = TypeVar("T")
 
 
@@ -257,6 +288,21 @@ class Game(ABC, Generic[S]):
         `playouts(state, policy, player, epsilon, count, seed) -> (scores, returns)`, two
         count x players arrays, playing exactly as `kingdomkit.bots.playouts` would from
         the same stream of `kingdomkit.core.rng.SplitMix64(seed)` uniforms."""
+        return None
+
+    def batch_simulator(
+        self,
+        num_envs: int,
+        opponents: Sequence[str] | None,
+        seat: int | None,
+        reward: str,
+        illegal_reward: float,
+    ) -> BatchSimulator | None:
+        """A compiled simulator of `num_envs` games at once for learning, or None (the
+        default). `opponents`: one playout policy name ("random", "greedy") per other seat,
+        in seat order, or None for self-play (every decision is the learner's); `seat`: the
+        learner's seat, None to draw it each episode; `reward`: "wdl" or "margin" (as
+        `kingdomkit.rl`); `illegal_reward`: what an illegal action gets (it ends the game)."""
         return None
 
     def components(self) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """Reinforcement learning: every game as a PettingZoo AEC environment (aec.py) and as a
 Gymnasium single-agent environment against bots (gym.py, registered as
 kingdomkit/Kingdomino-v0, kingdomkit/Queendomino-v0, kingdomkit/Kingdoms-v0 on import), both
-written once against the protocol (the games' `observe`, `observation_spec`, `symmetries`).
-Needs the `rl` extra (numpy, pettingzoo, gymnasium). Layouts, rewards, examples: docs/rl.md.
+written once against the protocol (the games' `observe`, `observation_spec`, `symmetries`);
+and a vector environment on a game's batched simulator (vector.py; `gymnasium.make_vec`).
+Needs the `rl` extra (numpy, numba, pettingzoo, gymnasium). Layouts, rewards, examples:
+docs/rl.md.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from kingdomkit.core.protocol import Game, Symmetry
 from kingdomkit.rl.aec import KingdomkitAECEnv, env
 from kingdomkit.rl.gym import ENV_IDS, KingdomkitGymEnv, register_envs
+from kingdomkit.rl.vector import KingdomkitVectorEnv
 
 register_envs()
 
@@ -26,6 +29,7 @@ __all__ = [
     "ENV_IDS",
     "KingdomkitAECEnv",
     "KingdomkitGymEnv",
+    "KingdomkitVectorEnv",
     "env",
     "register_envs",
     "symmetries",

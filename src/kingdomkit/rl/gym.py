@@ -37,7 +37,7 @@ import numpy as np
 import kingdomkit.games  # noqa: F401  (registers the games)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
-from kingdomkit.core.protocol import TERMINAL, KingdomkitError, OptionError
+from kingdomkit.core.protocol import TERMINAL, Game, KingdomkitError, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.rl.adapter import (
     action_mask,
@@ -165,11 +165,14 @@ class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
 
 
 def register_envs() -> None:
-    """Register the ids of ENV_IDS with Gymnasium (once)."""
+    """Register the ids of ENV_IDS with Gymnasium (once); `gymnasium.make_vec` of a game
+    with a batched simulator makes `kingdomkit.rl.vector.KingdomkitVectorEnv`."""
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
+            batched = type(make_game(game, {})).batch_simulator is not Game.batch_simulator
             gymnasium.register(
                 id=env_id,
                 entry_point="kingdomkit.rl.gym:KingdomkitGymEnv",
+                vector_entry_point="kingdomkit.rl.vector:KingdomkitVectorEnv" if batched else None,
                 kwargs={"game": game},
             )

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kingdomkit.core.protocol import (
@@ -383,6 +383,22 @@ class Kingdomino(Game[KingdominoState]):
             else:
                 self.__dict__["_accelerator"] = KingdominoAccelerator(self)
         return self.__dict__["_accelerator"]
+
+    def batch_simulator(
+        self,
+        num_envs: int,
+        opponents: Sequence[str] | None,
+        seat: int | None,
+        reward: str,
+        illegal_reward: float,
+    ) -> Any:
+        """N games in the compiled kernel (batch.py); None without numba and numpy."""
+        accelerator = self.accelerator()
+        if accelerator is None:
+            return None
+        from kingdomkit.games.kingdomino.batch import KingdominoBatch
+
+        return KingdominoBatch(self, accelerator, num_envs, opponents, seat, reward, illegal_reward)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its kernel (worker processes make their own when they need it)."""
