@@ -43,24 +43,6 @@ PHASES = 5
 
 
 @kn.jit
-def work_arrays(cfg: Array, squares: int) -> Any:
-    """The scratch bundle of kernel.py's policies (one per thread)."""
-    cells = cfg[kn.CELLS]
-    return (
-        np.zeros((3, cfg[kn.SIDE] + 2), np.int64),  # lanes
-        np.zeros(4 * cells, np.int64),  # codes
-        np.zeros(4 * cells, np.int64),  # inner
-        np.zeros(4 * cells, np.int64),  # ties
-        np.zeros(squares, np.int64),  # labels
-        np.zeros((3, squares), np.int64),  # terr
-        np.zeros(8, np.int64),  # seen
-        np.zeros(50, np.int64),  # memo
-        np.zeros(4, np.int64),  # box
-        np.zeros((4, cfg[kn.PLAYERS]), np.int64),  # tie
-    )
-
-
-@kn.jit
 def decide(st: Array, action: int, kingdoms: Any, tables: Any, work: Any) -> None:
     """Plays a decision given as a kernel action (a placement code, -1 the discard, a slot)."""
     if st[kn.PHASE] == PLACE:
@@ -101,6 +83,26 @@ def advance(
 
 
 @kn.jit
+def acting_placements(st: Array, kingdoms: Any, tables: Any, work: Any) -> int:
+    """The legal placement codes of the acting king's domino, in `work[1]`; returns how many."""
+    rows, _, _, info = kingdoms
+    cfg, dominoes, _ = tables
+    turn = st[kn.TURN]
+    return int(
+        kn.legal_placements(
+            rows,
+            info,
+            st[kn.PLACERS + turn],
+            st[kn.PLACING + turn],
+            dominoes,
+            cfg,
+            work[0],
+            work[1],
+        )
+    )
+
+
+@kn.jit
 def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) -> None:
     """1 on the legal actions (the game's numbering: claims, CLAIMS + code, the discard)."""
     mask[:] = 0
@@ -110,13 +112,8 @@ def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) ->
             if st[kn.CLAIMED + slot] == kn.UNCLAIMED:
                 mask[slot] = 1
     elif phase == PLACE:
-        rows, _, _, info = kingdoms
-        cfg, dominoes, _ = tables
         codes = work[1]
-        turn = st[kn.TURN]
-        count = kn.legal_placements(
-            rows, info, st[kn.PLACERS + turn], st[kn.PLACING + turn], dominoes, cfg, work[0], codes
-        )
+        count = acting_placements(st, kingdoms, tables, work)
         if count == 0:
             mask[len(mask) - 1] = 1
         for i in range(count):
@@ -134,13 +131,8 @@ def is_legal(
         return bool(action < st[kn.NLINE] and st[kn.CLAIMED + action] == kn.UNCLAIMED)
     if action < CLAIMS:
         return False
-    rows, _, _, info = kingdoms
-    cfg, dominoes, _ = tables
     codes = work[1]
-    turn = st[kn.TURN]
-    count = kn.legal_placements(
-        rows, info, st[kn.PLACERS + turn], st[kn.PLACING + turn], dominoes, cfg, work[0], codes
-    )
+    count = acting_placements(st, kingdoms, tables, work)
     if count == 0:
         return action == num_actions - 1
     found = False
@@ -384,6 +376,6 @@ def step_batch(
     squares = arrays[2].shape[2]
     blocks = max(1, min(count, threads))
     for block in numba.prange(blocks):
-        work = work_arrays(tables[0], squares)
+        work = kn.work_arrays(tables[0], squares)
         for i in range(block * count // blocks, (block + 1) * count // blocks):
             step_one(i, actions, arrays, tables, work, settings, policies, illegal_reward, obs, out)

@@ -1,5 +1,6 @@
 """Compiled Kingdomino (numba): placements, scoring and whole playouts, move for move as the
-pure-Python engine plays them. Imported only by accelerator.py, only when numba is asked for.
+pure-Python engine plays them. Imported only by accelerator.py and batch_kernel.py, only when
+numba is asked for.
 
 Everything is small int64 arrays; the inner loops allocate nothing (scratch arrays are made
 once per kernel call). One kingdom, with r = y + reach and c = x + reach (0 .. side - 1):
@@ -801,6 +802,25 @@ def play_out(
 
 
 @jit
+def work_arrays(cfg: Array, squares: int) -> Any:
+    """The scratch bundle `work` of the policies (module card), for kingdoms of `squares`
+    grid squares; one per thread."""
+    cells = cfg[CELLS]
+    return (
+        np.zeros((3, cfg[SIDE] + 2), np.int64),  # lanes
+        np.zeros(4 * cells, np.int64),  # codes
+        np.zeros(4 * cells, np.int64),  # inner
+        np.zeros(4 * cells, np.int64),  # ties
+        np.zeros(squares, np.int64),  # labels
+        np.zeros((3, squares), np.int64),  # terr
+        np.zeros(8, np.int64),  # seen
+        np.zeros(50, np.int64),  # memo
+        np.zeros(4, np.int64),  # box
+        np.zeros((4, cfg[PLAYERS]), np.int64),  # tie
+    )
+
+
+@jit
 def playouts(
     start: Any,
     tables: Any,
@@ -818,21 +838,7 @@ def playouts(
     st = st0.copy()
     kingdoms = (rows0.copy(), grid0.copy(), crowns0.copy(), info0.copy())
     rows, grid, crowns, info = kingdoms
-    cfg = tables[0]
-    cells = cfg[CELLS]
-    squares = grid0.shape[1]
-    work = (
-        np.zeros((3, cfg[SIDE] + 2), np.int64),  # lanes
-        np.zeros(4 * cells, np.int64),  # codes
-        np.zeros(4 * cells, np.int64),  # inner
-        np.zeros(4 * cells, np.int64),  # ties
-        np.zeros(squares, np.int64),  # labels
-        np.zeros((3, squares), np.int64),  # terr
-        np.zeros(8, np.int64),  # seen
-        np.zeros(50, np.int64),  # memo
-        np.zeros(4, np.int64),  # box
-        np.zeros((4, cfg[PLAYERS]), np.int64),  # tie
-    )
+    work = work_arrays(tables[0], grid0.shape[1])
     rng = seed.copy()
     for k in range(scores.shape[0]):
         st[:] = st0
