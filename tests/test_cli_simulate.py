@@ -26,6 +26,16 @@ COMPILED_FIGURES = (
     else []
 )
 
+# The batched simulator's figures through the vector env (numba again).
+VECTOR_FIGURES = (
+    [
+        f"kingdomino vector env steps, {label} (2 players, 256 games)"
+        for label in ("self-play", "against random")
+    ]
+    if importlib.util.find_spec("numba")
+    else []
+)
+
 
 def python_playouts(game: str) -> list[str]:
     policies = ("random", "greedy", "epsilon-greedy", "player-greedy")
@@ -150,6 +160,7 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         *python_playouts("queendomino"),
         "kingdomino rl AEC observe + step (2 players)",
         "kingdomino engine steps, the same actions (2 players)",
+        *VECTOR_FIGURES,
     ]
     assert isinstance(report["rl_overhead_microseconds_per_step"], float)
     for result in report["results"]:
