@@ -245,6 +245,8 @@ def test_the_websocket_sends_views_and_takes_actions(app: FastAPI) -> None:
         ({"game": "kingdomino", "options": {"harmonyy": True}, "seats": [HUMAN, HUMAN]}, "option"),
         ({"game": "kingdomino", "options": {"players": 3}, "seats": [HUMAN, HUMAN]}, "seats"),
         ({"game": "kingdomino", "seats": [HUMAN, HUMAN], "name": "  "}, "name"),
+        ({"game": "kingdomino", "seats": [HUMAN, {"kind": "bot", "level": "easy"}]}, "level"),
+        ({"game": "kingdomino", "seats": [HUMAN, HUMAN], "timer": 5}, "timer"),
     ],
 )
 def test_bad_tables_are_refused_with_a_reason(app: FastAPI, body: Any, words: str) -> None:

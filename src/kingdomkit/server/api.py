@@ -13,7 +13,7 @@ import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
@@ -38,12 +38,19 @@ def tables_of(request: Request | WebSocket) -> Tables:
     return tables
 
 
-class SeatSpec(BaseModel):
+class StrictBody(BaseModel):
+    """A request body: a field the API does not know is refused (422 naming it), not ignored,
+    so that a misspelt option never silently falls back to a default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(StrictBody):
     kind: Literal["human", "bot"]
     bot: str | None = Field(None, description="a level: easy, medium, hard, expert (or random)")
 
 
-class NewTable(BaseModel):
+class NewTable(StrictBody):
     game: str = Field(description="kingdomino, queendomino or kingdoms")
     options: dict[str, bool | int] = Field(default_factory=dict, description="e.g. harmony")
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
@@ -54,27 +61,27 @@ class NewTable(BaseModel):
     hints: bool = Field(False, description="let the seat to act ask the analyst for advice")
 
 
-class StandIn(BaseModel):
+class StandIn(StrictBody):
     bot: str = Field("medium", description="the level of the bot that plays for the seat")
 
 
-class Credentials(BaseModel):
+class Credentials(StrictBody):
     name: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=200)
 
 
-class Join(BaseModel):
+class Join(StrictBody):
     name: str | None = None
     token: str | None = Field(None, description="the invitation of a seat")
     seat: int | None = None
 
 
-class Action(BaseModel):
+class Action(StrictBody):
     action: int = Field(description="the id of a legal action, from the view")
     version: int = Field(description="the version of the view it was chosen in")
 
 
-class Me(BaseModel):
+class Me(StrictBody):
     name: str
 
 
