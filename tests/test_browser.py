@@ -169,6 +169,10 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
 ) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     ann_context, bob_context, eve_context = (browser.new_context() for _ in range(3))
+    for context in (ann_context, bob_context, eve_context):
+        # CI runs this beside the compiled kernels and the training run on 2 cores: a page
+        # may take well over Playwright's 30 s to load and join when both are busy.
+        context.set_default_timeout(STEP_TIMEOUT)
     ann, bob, eve = (c.new_page() for c in (ann_context, bob_context, eve_context))
     watchers = {name: Watcher(page) for name, page in (("ann", ann), ("bob", bob), ("eve", eve))}
 
