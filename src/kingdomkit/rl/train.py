@@ -145,8 +145,7 @@ class Trainer:
         settings = self.settings
         rows: list[dict[str, torch.Tensor]] = []
         for _ in range(settings.steps):
-            batches = [batch_observation(observation) for observation in self.observations]
-            batch = {key: torch.cat([b[key] for b in batches]) for key in batches[0]}
+            batch = self._batch()
             with torch.no_grad():
                 actions, log_probs, values = act(self.net, batch)
             rewards, ends = [], []
@@ -172,10 +171,13 @@ class Trainer:
             )
         self.steps += int(sum(row["valid"].sum() for row in rows))
         with torch.no_grad():
-            batches = [batch_observation(observation) for observation in self.observations]
-            last = {key: torch.cat([b[key] for b in batches]) for key in batches[0]}
-            _, _, next_value = act(self.net, last)
+            _, _, next_value = act(self.net, self._batch())
         return self._advantages(rows, next_value)
+
+    def _batch(self) -> dict[str, torch.Tensor]:
+        """The current observations of every game, both opponents' envs in a row."""
+        batches = [batch_observation(observation) for observation in self.observations]
+        return {key: torch.cat([b[key] for b in batches]) for key in batches[0]}
 
     def _advantages(
         self, rows: list[dict[str, torch.Tensor]], next_value: torch.Tensor
