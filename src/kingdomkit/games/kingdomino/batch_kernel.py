@@ -56,7 +56,9 @@ def advance(
     st: Array, kingdoms: Any, tables: Any, work: Any, rng: Array, seat: int, policies: Array
 ) -> None:
     """Chance and the bots' moves until a learner decides (`seat`, or anyone when -1) or the
-    game is over; `policies[p]` is seat p's policy (kernel.RANDOM or GREEDY)."""
+    game is over; `policies[p]` is seat p's policy (kernel.RANDOM or GREEDY). The chance part
+    is kernel.play_out's, written again: play_out calling a shared helper measured 20% fewer
+    random playouts a second."""
     cfg, _, orders = tables
     while True:
         phase = st[kn.PHASE]
@@ -205,10 +207,10 @@ def observe(
     phase = st[kn.PHASE]
     line = line_out[i]
     line[:] = 0
-    for slot in range(st[kn.NLINE]):
+    for slot in range(st[kn.NLINE]):  # observed only at a decision or the end: never drawing
         line[slot, 0] = 1
         domino_row(line[slot], 1, st[kn.LINE + slot], dominoes)
-        owner = st[kn.CLAIMED + slot] if phase != DRAW else kn.UNCLAIMED
+        owner = st[kn.CLAIMED + slot]
         if owner >= 0:
             line[slot, 16 + (owner - observer) % players] = 1
     kings = kings_out[i]
