@@ -110,3 +110,6 @@ def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--minutes", "0"])
     assert "must be positive" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--minutes", "1", "--out", "/proc/no-such-place"])
+    assert "cannot write the results to /proc/no-such-place" in capsys.readouterr().err

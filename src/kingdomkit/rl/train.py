@@ -332,6 +332,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.minutes <= 0 or args.envs < 1 or args.eval_games < 1 or args.final_games < 1:
         parser.error("--minutes, --envs, --eval-games and --final-games must be positive")
+    try:  # before 30 minutes of training, not after
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"cannot write the results to {args.out}: {error.strerror}")
     settings = Settings(
         minutes=args.minutes,
         envs=args.envs,
