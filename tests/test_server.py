@@ -485,3 +485,12 @@ def test_a_stand_in_move_arriving_after_the_seat_was_taken_back_is_dropped(
         assert live_table.view(seat)["legal"]
 
     asyncio.run(scenario())
+
+
+def test_a_page_brings_its_session(app: FastAPI) -> None:
+    """The page's own requests share the identity it came with (none of them makes one)."""
+    person = client(app)
+    assert person.get("/").status_code == 200
+    assert "kingdomkit" in person.jar
+    first = person.get("/api/me").json()["id"]
+    assert person.post("/api/me", {"name": "Bob"}).json()["id"] == first

@@ -83,7 +83,11 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def page(table_id: str | None = None) -> FileResponse:
+    async def page(request: Request, table_id: str | None = None) -> FileResponse:
+        # The session (a guest's identity) comes with the page, so that the page's first
+        # requests never each make one and race to set the cookie: a join made as one guest
+        # was then followed over the WebSocket as another.
+        api.identity(request.session)
         return FileResponse(CLIENT / "index.html")
 
     return app
