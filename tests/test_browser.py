@@ -100,14 +100,24 @@ class Watcher:
     def __init__(self, page: Page) -> None:
         self.views: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        self.log: list[str] = []  # requests, answers and console lines, to explain a failure
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("websocket", self._socket)
         page.on("response", self._response)
+        page.on("console", lambda message: self._note(f"console {message.type}: {message.text}"))
+        page.on("request", lambda request: self._note(f"-> {request.method} {request.url}"))
+        page.on("requestfailed", lambda r: self._note(f"failed {r.url}: {r.failure}"))
+
+    def _note(self, line: str) -> None:
+        self.log.append(f"{time.monotonic():.3f} {line}")
 
     def _socket(self, socket_: Any) -> None:
+        self._note(f"socket {socket_.url}")
         socket_.on("framereceived", lambda payload: self._keep(payload))
+        socket_.on("close", lambda _: self._note(f"socket closed {socket_.url}"))
 
     def _response(self, response: Any) -> None:
+        self._note(f"<- {response.status} {response.url}")
         if "/api/tables/" in response.url and response.ok:
             with contextlib.suppress(Exception):  # a response the page navigated away from
                 self._keep(response.text())
@@ -120,6 +130,21 @@ class Watcher:
         view = data.get("view", data) if isinstance(data, dict) else None
         if isinstance(view, dict) and "state" in view:
             self.views.append(view)
+            self._note(
+                f"view version {view.get('version')} you {view.get('you')} {view.get('status')}"
+            )
+
+    def wait(self, page: Page, expression: str, arg: Any = None) -> None:
+        """`page.wait_for_function`, which on a time-out says what the page saw and did."""
+        try:
+            page.wait_for_function(expression, arg=arg, timeout=STEP_TIMEOUT)
+        except PlaywrightTimeout:
+            shown = page.inner_text("#error") if page.locator("#error").count() else ""
+            lines = "\n".join(self.log[-60:])
+            raise AssertionError(
+                f"waited for {expression} ({arg}); the page shows {page_view(page)} and "
+                f"the error {shown!r}; its last events:\n{lines}"
+            ) from None
 
 
 def page_view(page: Page) -> dict[str, Any] | None:
@@ -192,9 +217,9 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     bob.fill("#me-name", "Bob")
     bob.press("#me-name", "Tab")
     bob.goto(invitation)
-    bob.wait_for_function("() => view && view.you === 1 && view.status === 'running'")
+    watchers["bob"].wait(bob, "() => view && view.you === 1 && view.status === 'running'")
     eve.goto(f"{server.url}/t/{table}")
-    eve.wait_for_function("() => view && view.you === null")
+    watchers["eve"].wait(eve, "() => view && view.you === null")
 
     played, restarted = 0, False
     screenshots = 0
