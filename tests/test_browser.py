@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from system import apt_install, free_port
@@ -213,11 +213,15 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     assert invitation and "invite=" in invitation
     table = ann.url.rsplit("/", 1)[1]
 
-    bob.goto(server.url)
+    # Bob opens the invitation before he has given a name: the page asks for one and seats
+    # him as soon as he types it.
+    bob.goto(invitation)
+    watchers["bob"].wait(bob, "() => $('error').textContent.includes('type your name')")
+    assert page_view(bob) is not None and bob.evaluate("view.you") is None
     bob.fill("#me-name", "Bob")
     bob.press("#me-name", "Tab")
-    bob.goto(invitation)
     watchers["bob"].wait(bob, "() => view && view.you === 1 && view.status === 'running'")
+    assert bob.evaluate("view.seats[1].name") == "Bob"
     eve.goto(f"{server.url}/t/{table}")
     watchers["eve"].wait(eve, "() => view && view.you === null")
 
@@ -265,3 +269,34 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
         assert not watcher.errors, f"{name}'s page had JavaScript errors: {watcher.errors}"
     for context in (ann_context, bob_context, eve_context):
         context.close()
+
+
+def test_a_name_typed_before_the_page_knows_you_is_kept(
+    browser: Browser, server: ServeProcess
+) -> None:
+    """The page asks the server who you are (GET /api/me) as it opens; a name typed before
+    the answer comes is neither wiped by it nor left unsaved."""
+    context = browser.new_context()
+    context.set_default_timeout(STEP_TIMEOUT)
+    page = context.new_page()
+    held: list[Route] = []
+
+    def hold_who_am_i(route: Route) -> None:
+        if route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/me", hold_who_am_i)
+    page.goto(server.url)
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "POST"):
+        page.fill("#me-name", "Cleo")
+        page.press("#me-name", "Tab")
+    assert len(held) == 1, "the page's question was not held back"
+    held[0].continue_()
+    page.wait_for_function("() => $('game').options.length > 0")  # the lobby has opened
+    assert page.input_value("#me-name") == "Cleo"
+    cookies = {c["name"]: c["value"] for c in context.cookies()}
+    saved = httpx.get(f"{server.url}/api/me", cookies=cookies).json()
+    assert saved["name"] == "Cleo"
+    context.close()

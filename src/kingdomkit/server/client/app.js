@@ -281,9 +281,21 @@ function act(action) {
   else api("POST", `/api/tables/${tableId}/actions`, { action, version: view.version }).then(refresh, (e) => { sent = null; showError(e.message); });
 }
 
+/** Is this page an invitation not yet taken up: open, and you without a seat? */
+function invited() {
+  return Boolean(invitation && view && (view.you === null || view.you === undefined) && view.status === "open");
+}
+
 async function join(seat) {
+  const name = $("me-name").value.trim();
+  if (!name) {
+    // A seat is taken under a name: ask for one, and join as soon as it is given.
+    showError(invitation ? "You are invited to this table: type your name in “Your name” above to take your seat." : "Type your name in “Your name” above first.");
+    $("me-name").focus();
+    return;
+  }
   try {
-    const body = { name: $("me-name").value || undefined };
+    const body = { name };
     if (invitation) body.token = invitation; else body.seat = seat;
     const joined = await api("POST", `/api/tables/${tableId}/join`, body);
     view = joined.view; render(); connect();
@@ -347,18 +359,24 @@ async function showTable(id) {
   KKP.replay.init(id, { draw: drawShown, live: () => view, seatName: nameOf, note: (step) => KKP.review.note(step) });
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   await refresh();
-  if (invitation && view && view.you === null && view.status === "open") await join(null);
+  if (invited()) await join(null);
   connect();
 }
+
+// The name is listened to from the start, so a name typed before the page has heard who you
+// are is saved, not lost; an invitation waiting for it is taken up then.
+$("me-name").addEventListener("change", async () => {
+  try {
+    await api("POST", "/api/me", { name: $("me-name").value });
+    showError("");
+    if (invited()) await join(null);
+  } catch (e) { showError(e.message); }
+});
 
 (async () => {
   try {
     const me = await api("GET", "/api/me");
-    $("me-name").value = me.name || "";
-    $("me-name").addEventListener("change", async () => {
-      try { await api("POST", "/api/me", { name: $("me-name").value }); showError(""); }
-      catch (e) { showError(e.message); }
-    });
+    if (!$("me-name").value) $("me-name").value = me.name || ""; // never over what was typed
     KKP.account.init(me);
     const match = location.pathname.match(/^\/t\/([\w-]+)/);
     if (match) await showTable(match[1]); else await KKP.lobby.show(me);
