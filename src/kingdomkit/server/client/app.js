@@ -298,7 +298,7 @@ async function join(seat) {
     const body = { name };
     if (invitation) body.token = invitation; else body.seat = seat;
     const joined = await api("POST", `/api/tables/${tableId}/join`, body);
-    view = joined.view; render(); connect();
+    view = joined.view; render(); // the table's socket (opened by showTable) hears of the seat too
   } catch (e) { showError(e.message); }
 }
 
