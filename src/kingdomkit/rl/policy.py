@@ -39,7 +39,7 @@ def batch_observation(observation: dict[str, Any]) -> dict[str, torch.Tensor]:
     kingdoms = arrays["kingdoms"]
     side = kingdoms.shape[-1]
     domino = np.broadcast_to(
-        acting_domino(arrays["kings"])[:, :, None, None], (count, 14, side, side)
+        acting_domino(arrays["kings"])[:, :, None, None], (count, DOMINO_PLANES, side, side)
     )
     return {
         "kingdoms": torch.from_numpy(np.concatenate([kingdoms, domino], axis=1)).float(),
