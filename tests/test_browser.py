@@ -245,17 +245,16 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
             restarted = True
             after = httpx.get(f"{server.url}/api/tables/{table}").json()["decisions"]
             assert after == before  # nothing committed was lost
-            for page in (ann, bob, eve):  # the pages reconnect by themselves
-                page.wait_for_function(
-                    "d => view && view.decisions >= d", arg=after, timeout=STEP_TIMEOUT
-                )
+            for name, page in (("ann", ann), ("bob", bob), ("eve", eve)):
+                # the pages reconnect by themselves
+                watchers[name].wait(page, "d => view && view.decisions >= d", after)
         states = [page_view(page) for page in (ann, bob)]
         if all(s is not None and s["status"] == "finished" for s in states):
             break
         if not moved:
             time.sleep(0.05)
     assert restarted
-    eve.wait_for_function("() => view && view.status === 'finished'", timeout=STEP_TIMEOUT)
+    watchers["eve"].wait(eve, "() => view && view.status === 'finished'")
     for page in (ann, bob, eve):
         assert "The game is over" in page.inner_text("#turn")
     ann.screenshot(path=str(ARTIFACTS / f"{game}-end.png"), full_page=True)
