@@ -5,6 +5,7 @@ restart that resumes every table, and views that carry no secret."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.live import LiveTable
 from postgres import PostgresServer
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HUMAN = {"kind": "human"}
 
 
@@ -448,6 +450,32 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     refused = ann.post("/api/records", json=broken)
     assert refused.status_code == 422
     assert ann.post("/api/records", json={"format": "nonsense"}).status_code == 422
+
+
+def test_only_the_recently_used_finished_tables_stay_in_memory(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdomkit.server import service
+
+    monkeypatch.setattr(service, "KEPT_FINISHED", 2)
+    ann = client(app)
+    running = create(ann, "kingdomino", [HUMAN, HUMAN])["table"]
+    record = json.loads((EXAMPLES / "record-2p.json").read_text())
+    uploaded = []
+    for _ in range(3):
+        answer = ann.post("/api/records", json=record)
+        assert answer.status_code == 201
+        uploaded.append(answer.json()["table"])
+    first, second, third = uploaded
+    memory = app.state.tables.live
+    assert first not in memory and {running, second, third} <= set(memory)
+
+    view = ann.get(f"/api/tables/{first}").json()  # reloaded from the database
+    assert view["status"] == "finished"
+    assert view["state"] == ann.get(f"/api/tables/{third}").json()["state"]
+    assert second not in memory and {running, first, third} <= set(memory)
+    assert ann.get(f"/api/tables/{second}/record").json()["events"] == record["events"]
+    assert ann.get(f"/api/tables/{running}").json()["status"] != "finished"
 
 
 def test_a_stand_in_move_arriving_after_the_seat_was_taken_back_is_dropped(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -41,6 +42,7 @@ TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 SEAT_BOTS = (*LEVELS, "random")  # what a bot seat may be
 RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
 HINT_ANALYST = "mcts:time=1"  # a hint's search
+KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is reloaded
 REVIEW_ANALYST = "mcts:time=0.3"  # the search per decision of a post-game review
 
 
@@ -63,13 +65,15 @@ def checked_bot(bot: Any) -> str:
 
 
 class Tables:
-    """Every table, loaded from the store on first use and kept in memory."""
+    """Every table, loaded from the store on first use. Unfinished tables stay in memory; of
+    the finished ones, only the most recently used stay, so a long-running server does not
+    hold every game it ever served."""
 
     def __init__(self, store: Store, bots: BotPool, hub: Hub) -> None:
         self.store = store
         self.bots = bots
         self.hub = hub
-        self.live: dict[str, LiveTable] = {}
+        self.live: OrderedDict[str, LiveTable] = OrderedDict()  # least recently used first
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kingdomkit-writer")
@@ -118,7 +122,7 @@ class Tables:
         )
         table.draw()
         await self._write(self.store.create, table)
-        self.live[table.id] = table
+        self._keep(table)
         self._next(table)
         return table, None if first_human is None else first_human.index
 
@@ -134,13 +138,30 @@ class Tables:
 
     async def get(self, table_id: str) -> LiveTable:
         table = self.live.get(table_id)
+        if table is not None:
+            self.live.move_to_end(table_id)
+            return table
+        loaded = await asyncio.to_thread(self.store.load, table_id)
+        if loaded is None:
+            raise RefusedError(404, f"no table {table_id!r}")
+        table = self.live.get(table_id)  # another request may have loaded it meanwhile
         if table is None:
-            table = await asyncio.to_thread(self.store.load, table_id)
-            if table is None:
-                raise RefusedError(404, f"no table {table_id!r}")
-            self.live.setdefault(table_id, table)
-            table = self.live[table_id]
+            table = loaded
+            self._keep(table)
         return table
+
+    def _keep(self, table: LiveTable) -> None:
+        """Hold `table` in memory, and let go of the least recently used finished tables
+        beyond KEPT_FINISHED. A table being reviewed is kept (its review is written to the
+        object in memory); nothing changes a finished table under its lock, so its lock goes
+        with it."""
+        self.live[table.id] = table
+        idle = [t for t in self.live.values() if t.finished and not t.reviewing]
+        for old in idle[: max(0, len(idle) - KEPT_FINISHED)]:
+            del self.live[old.id]
+            lock = self.locks.get(old.id)
+            if lock is not None and not lock.locked():
+                del self.locks[old.id]
 
     async def _write(self, work: Callable[..., None], *args: Any) -> None:
         """Run a database write on the one writer thread: writes queue in order instead of
@@ -288,7 +309,7 @@ class Tables:
             pairs,
         )
         await self._write(self.store.create, table)
-        self.live[table.id] = table
+        self._keep(table)
         return table
 
     async def adopt(self, old: str, new: str) -> None:
