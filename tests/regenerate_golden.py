@@ -29,10 +29,9 @@ from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import make_game
+from paths import EXAMPLES, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
-EXAMPLES = ROOT / "examples"
 PERFT_FILE = "perft.json"
 
 

@@ -28,9 +28,9 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from paths import ROOT
 from system import apt_install, free_port
 
-ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("KINGDOMKIT_ARTIFACTS", ROOT / "artifacts")) / "screenshots"
 RESTART_AFTER = 12  # decisions before the server is killed and started again
 STEP_TIMEOUT = 60_000  # ms for a page to show the next version

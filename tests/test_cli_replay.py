@@ -12,8 +12,8 @@ import pytest
 
 from kingdomkit.cli.main import main
 from kingdomkit.core.record import replay_record
+from paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 RECORD_2P = EXAMPLES / "record-2p.json"
 RECORD_DYNASTY = EXAMPLES / "record-dynasty.json"
 RECORD_UNFINISHED = EXAMPLES / "record-unfinished.json"

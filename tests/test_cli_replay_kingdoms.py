@@ -22,11 +22,11 @@ from kingdomkit.games.kingdoms.report import describe_event, describe_position
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 from kingdomkit.games.kingdoms.state import FIRST
 from kingdomkit.games.kingdoms.tiles import LABELS, tile_type
+from paths import EXAMPLES
 from test_cli_replay import refused, run, write
 
 Record = dict[str, Any]
 NAMES = ("ann", "bob", "cid", "dee")
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def kingdoms(options: dict[str, Any]) -> Kingdoms:

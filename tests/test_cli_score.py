@@ -23,8 +23,8 @@ from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.notation import kingdom_to_notation
 from kingdomkit.games.kingdomino.report import score_text
 from kingdomkit.games.kingdomino.rules import Kingdomino
+from paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KINGDOM_5X5 = EXAMPLES / "kingdom-5x5.txt"
 KINGDOM_7X7 = EXAMPLES / "kingdom-7x7.txt"
 KINGDOM_CORNER = EXAMPLES / "kingdom-corner.txt"

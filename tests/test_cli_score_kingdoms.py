@@ -24,9 +24,9 @@ from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdoms.options import FLAGS
 from kingdomkit.games.kingdoms.report import NOT_FOR_SCORING, score_text
+from paths import EXAMPLES
 from test_cli_score import run, score_json
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCORING_EXAMPLE = EXAMPLES / "kingdoms-scoring-example.txt"
 BOARD_4P = EXAMPLES / "kingdoms-4p.txt"
 BOARD_UNFINISHED = EXAMPLES / "kingdoms-last-castle.txt"

@@ -24,15 +24,12 @@ from kingdomkit.games.queendomino.notation import realm_to_notation
 from kingdomkit.games.queendomino.report import score_text
 from kingdomkit.games.queendomino.rules import Queendomino
 from oracle import XY, Square, territories
+from paths import EXAMPLES, ROOT
 from test_cli_score import KINGDOM_5X5, run, score_json
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCORING_EXAMPLE = EXAMPLES / "queendomino-scoring-example.txt"
 REALM_7X7 = EXAMPLES / "queendomino-7x7.txt"
-SHIPPED_CSV = (
-    Path(__file__).resolve().parent.parent
-    / "src/kingdomkit/games/queendomino/data/queendomino_buildings.csv"
-)
+SHIPPED_CSV = ROOT / "src/kingdomkit/games/queendomino/data/queendomino_buildings.csv"
 
 
 def oracle_pad(text: str, table: BuildingTable) -> dict[str, Any]:

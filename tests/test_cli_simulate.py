@@ -10,6 +10,7 @@ import pytest
 
 from kingdomkit.cli.main import main
 from kingdomkit.core.record import read_record, replay_record
+from paths import ROOT
 
 # The compiled kernel's figures, measured when numba is installed (the `fast` extra).
 COMPILED_FIGURES = (
@@ -208,7 +209,7 @@ def test_simulate_queendomino_with_a_corrected_building_table(
 ) -> None:
     from kingdomkit.games.queendomino.buildings import shipped_buildings
 
-    shipped = Path(__file__).parents[1] / "src/kingdomkit/games/queendomino/data"
+    shipped = ROOT / "src/kingdomkit/games/queendomino/data"
     text = (shipped / "queendomino_buildings.csv").read_text(encoding="utf-8")
     # Every Statue also gives 3 knights: the table is the user's to correct.
     corrected = text.replace("B27,Statue,0,,,unknown", "B27,Statue,0,3,,established")

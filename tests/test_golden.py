@@ -16,6 +16,7 @@ import pytest
 import regenerate_golden as golden
 from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import make_game
+from paths import EXAMPLES
 
 PLAYTHROUGH_FILES = sorted(
     path for path in golden.GOLDEN.glob("*.json") if path.name != golden.PERFT_FILE
@@ -95,7 +96,7 @@ def test_a_forced_discard_position_is_stored(perft_positions: list[dict[str, Any
 
 @pytest.mark.parametrize("example", golden.EXAMPLE_RECORDS, ids=lambda e: e.file)
 def test_example_records_are_unchanged_and_valid(example: golden.ExampleRecord) -> None:
-    path = golden.EXAMPLES / example.file
+    path = EXAMPLES / example.file
     stored = load(path)
     assert stored == golden.example_record(example)
     assert path.read_text(encoding="utf-8") == golden.format_record(stored) + "\n"

@@ -24,8 +24,8 @@ from kingdomkit.games.kingdoms.notation import (
 )
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 from kingdomkit.games.kingdoms.tiles import LABELS, MTN, WIZ
+from paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # Every square a board can hold: empty, the 16 tile types, 4 players x 4 ranks of castles.
 SQUARES = (bd.EMPTY, *range(bd.CASTLE + 16))
 FULL = """

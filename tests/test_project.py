@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from importlinter.cli import lint_imports
 
-ROOT = Path(__file__).resolve().parent.parent
+from paths import ROOT
 
 
 def _ci_command() -> str:

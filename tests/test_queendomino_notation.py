@@ -3,7 +3,6 @@ rulebook's Scoring Example, and errors that name the line and column."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,8 +21,8 @@ from kingdomkit.games.queendomino.dominoes import TOWN
 from kingdomkit.games.queendomino.notation import NotationError, parse_realm, realm_to_notation
 from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import Realm
+from paths import DOCS, EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TABLE = shipped_buildings()
 TILES = {building.tile: building.index for building in TABLE.buildings}
 
@@ -91,7 +90,7 @@ def test_the_docstring_and_the_docs_show_the_scoring_example() -> None:
 
     indented = "".join("    " + line + "\n" for line in SCORING_EXAMPLE.splitlines())
     assert notation.__doc__ is not None and indented in notation.__doc__
-    docs = Path(__file__).resolve().parent.parent / "docs" / "queendomino-notation.md"
+    docs = DOCS / "queendomino-notation.md"
     assert SCORING_EXAMPLE in docs.read_text(encoding="utf-8")
 
 

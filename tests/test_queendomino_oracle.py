@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,11 +42,11 @@ from kingdomkit.games.queendomino.rules import (
     Realm,
 )
 from oracle import XY
+from paths import EXAMPLES
 from queendomino_oracle import MODES, PASS, Chance, Move, Tabletop
 from test_kingdomino_oracle import DIRECTION_STEPS, cell_of, cells_of, engine_squares, xy_of
 
 CLAIMS = 8  # the longest line; place actions start after the claims
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PHASE_OF_CHANCE = {qo.DOMINO: DRAW, qo.BUILDING: BOARD, qo.KING: ORDER}
 
 

@@ -25,6 +25,7 @@ from kingdomkit.games.kingdomino.dominoes import DOMINOES, square_text
 from kingdomkit.games.kingdomino.notation import square_at
 from kingdomkit.games.kingdomino.options import FLAGS
 from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
+from paths import ROOT
 
 Record = dict[str, Any]
 
@@ -487,7 +488,7 @@ def test_dynasty_game_with_a_wrong_result_is_refused() -> None:
 
 
 def test_the_events_in_docs_records_md_come_from_the_example_record() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     docs = (root / "docs" / "records.md").read_text(encoding="utf-8")
     example = (root / "examples" / "record-2p.json").read_text(encoding="utf-8")
     shown = [line.rstrip(",") for line in docs.splitlines() if line.startswith('{"type": ')]

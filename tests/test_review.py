@@ -19,6 +19,7 @@ from kingdomkit.core.driver import Agent, play
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.record import make_record, write_record
 from kingdomkit.core.registry import make_game
+from paths import ROOT
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def test_analyze_command_refuses_a_broken_record(
 def test_analyze_with_the_mcts_bot(
     record: str, player: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     argv = ["analyze", str(root / record), "--bot", "mcts:playouts=12", "--player", player]
     assert main([*argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

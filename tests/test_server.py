@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient
 from kingdomkit.core.record import replay_record
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.live import LiveTable
+from paths import EXAMPLES
 from postgres import PostgresServer
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HUMAN = {"kind": "human"}
 
 
