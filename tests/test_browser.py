@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -63,9 +63,9 @@ class ServeProcess:
         deadline = time.monotonic() + 60
         while True:
             try:
-                if httpx.get(f"{self.url}/api/games").is_success:
+                if httpx2.get(f"{self.url}/api/games").is_success:
                     return
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 pass
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.1)
@@ -171,7 +171,7 @@ def play_one(page: Page, server: ServeProcess, table: str) -> bool:
             )
             return True
         except PlaywrightTimeout:
-            on_server = httpx.get(f"{server.url}/api/tables/{table}").json()["version"]
+            on_server = httpx2.get(f"{server.url}/api/tables/{table}").json()["version"]
             assert on_server == seen["version"], "the page missed a broadcast"
     shown = page.inner_text("#error")
     raise AssertionError(f"the move was not played (the page says: {shown!r})")
@@ -239,11 +239,11 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
                     )
                     screenshots += 1
         if not restarted and played >= RESTART_AFTER:
-            before = httpx.get(f"{server.url}/api/tables/{table}").json()["decisions"]
+            before = httpx2.get(f"{server.url}/api/tables/{table}").json()["decisions"]
             server.kill()
             server.start()
             restarted = True
-            after = httpx.get(f"{server.url}/api/tables/{table}").json()["decisions"]
+            after = httpx2.get(f"{server.url}/api/tables/{table}").json()["decisions"]
             assert after == before  # nothing committed was lost
             for name, page in (("ann", ann), ("bob", bob), ("eve", eve)):
                 # the pages reconnect by themselves
@@ -258,7 +258,7 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     for page in (ann, bob, eve):
         assert "The game is over" in page.inner_text("#turn")
     ann.screenshot(path=str(ARTIFACTS / f"{game}-end.png"), full_page=True)
-    record = httpx.get(f"{server.url}/api/tables/{table}/record").json()
+    record = httpx2.get(f"{server.url}/api/tables/{table}/record").json()
     assert record["game"] == game and record["seed"] is None
 
     assert_no_secret(watchers["ann"].views, 0)
@@ -296,6 +296,6 @@ def test_a_name_typed_before_the_page_knows_you_is_kept(
     page.wait_for_function("() => $('game').options.length > 0")  # the lobby has opened
     assert page.input_value("#me-name") == "Cleo"
     cookies = {c["name"]: c["value"] for c in context.cookies()}
-    saved = httpx.get(f"{server.url}/api/me", cookies=cookies).json()
+    saved = httpx2.get(f"{server.url}/api/me", cookies=cookies).json()
     assert saved["name"] == "Cleo"
     context.close()

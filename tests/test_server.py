@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -48,18 +48,18 @@ class Person:
 
     def __init__(self, app: FastAPI) -> None:
         self.server: TestClient = app.state.test_client
-        self.jar = httpx.Cookies()
+        self.jar = httpx2.Cookies()
 
-    def _call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    def _call(self, method: str, path: str, **kwargs: Any) -> httpx2.Response:
         self.server.cookies = self.jar
-        response: httpx.Response = self.server.request(method, path, **kwargs)
-        self.jar = httpx.Cookies(self.server.cookies)
+        response: httpx2.Response = self.server.request(method, path, **kwargs)
+        self.jar = httpx2.Cookies(self.server.cookies)
         return response
 
-    def get(self, path: str) -> httpx.Response:
+    def get(self, path: str) -> httpx2.Response:
         return self._call("GET", path)
 
-    def post(self, path: str, json: Any) -> httpx.Response:
+    def post(self, path: str, json: Any) -> httpx2.Response:
         return self._call("POST", path, json=json)
 
     def websocket_connect(self, path: str) -> Any:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 START_TIMEOUT = 60.0
@@ -122,7 +122,7 @@ class Server:
 
     async def wait(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT
-        async with httpx.AsyncClient() as client:
+        async with httpx2.AsyncClient() as client:
             while True:
                 if self.process.poll() is not None:
                     error = self.log.read_text(errors="replace").strip()[-500:]
@@ -130,7 +130,7 @@ class Server:
                 try:
                     if (await client.get(f"{self.url}/api/games")).is_success:
                         return
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     pass
                 if time.monotonic() > deadline:
                     raise RuntimeError("the server did not start")
@@ -148,7 +148,7 @@ class Server:
 class Seat:
     """One client: a person at one seat of one table."""
 
-    http: httpx.AsyncClient
+    http: httpx2.AsyncClient
     table: str = ""
     acknowledged: dict[int, int] = field(default_factory=dict)  # version -> action
     unanswered: int = 0  # actions sent and never shown
@@ -203,7 +203,7 @@ async def _play_connected(
 
 
 async def set_up_table(base: str, game: str, players: int, rng: random.Random) -> list[Seat]:
-    seats = [Seat(httpx.AsyncClient(base_url=base, timeout=60)) for _ in range(players)]
+    seats = [Seat(httpx2.AsyncClient(base_url=base, timeout=60)) for _ in range(players)]
     body = {"game": game, "seats": [{"kind": "human"}] * players, "name": "load 0"}
     made = (await seats[0].http.post("/api/tables", json=body)).json()
     for i, invitation in enumerate(made["invitations"], start=1):
@@ -220,7 +220,7 @@ async def set_up_table(base: str, game: str, players: int, rng: random.Random) -
 async def check_records(base: str, tables: list[list[Seat]], result: LoadResult) -> None:
     """Compare each table's decisions with the actions its clients had acknowledged: fewer
     is a lost action, more a duplicated one (sends never acknowledged are already lost)."""
-    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+    async with httpx2.AsyncClient(base_url=base, timeout=60) as client:
         for seats in tables:
             view = (await client.get(f"/api/tables/{seats[0].table}")).json()
             result.finished += view["status"] == "finished"
