@@ -25,7 +25,7 @@ from kingdomkit.games.kingdomino.dominoes import DOMINOES, square_text
 from kingdomkit.games.kingdomino.notation import square_at
 from kingdomkit.games.kingdomino.options import FLAGS
 from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
-from paths import ROOT
+from paths import DOCS, EXAMPLES
 
 Record = dict[str, Any]
 
@@ -488,14 +488,13 @@ def test_dynasty_game_with_a_wrong_result_is_refused() -> None:
 
 
 def test_the_events_in_docs_records_md_come_from_the_example_record() -> None:
-    root = ROOT
-    docs = (root / "docs" / "records.md").read_text(encoding="utf-8")
-    example = (root / "examples" / "record-2p.json").read_text(encoding="utf-8")
+    docs = (DOCS / "records.md").read_text(encoding="utf-8")
+    example = (EXAMPLES / "record-2p.json").read_text(encoding="utf-8")
     shown = [line.rstrip(",") for line in docs.splitlines() if line.startswith('{"type": ')]
     assert len(shown) >= 10
     lines = [line.strip().rstrip(",") for line in example.splitlines()]
     assert all(event in lines for event in shown)
-    events = load_example_events(root / "examples" / "record-2p.json")
+    events = load_example_events(EXAMPLES / "record-2p.json")
     assert [json.loads(event) for event in shown[:9]] == events[:9]
 
 

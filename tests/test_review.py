@@ -162,8 +162,7 @@ def test_analyze_command_refuses_a_broken_record(
 def test_analyze_with_the_mcts_bot(
     record: str, player: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    root = ROOT
-    argv = ["analyze", str(root / record), "--bot", "mcts:playouts=12", "--player", player]
+    argv = ["analyze", str(ROOT / record), "--bot", "mcts:playouts=12", "--player", player]
     assert main([*argv, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["decisions"], "every game has decisions with a choice"
