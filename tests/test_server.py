@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from kingdomkit.core.record import replay_record
 from kingdomkit.server.app import ServerConfig, create_app
-from kingdomkit.server.live import LiveTable
+from kingdomkit.server.live import LiveTable, RefusedError
 from paths import EXAMPLES
 from postgres import PostgresServer
 
@@ -93,17 +93,6 @@ def wait_for_turn(person: Any, table: str, timeout: float = 60.0) -> dict[str, A
             return view
         assert time.monotonic() < end, "the bots did not move"
         time.sleep(0.02)
-
-
-def next_message(socket: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The first message `wanted` accepts, past the views of earlier changes: a view may still be
-    on its way after the GET that showed it, since the broadcast follows the commit."""
-    for _ in range(20):
-        message: dict[str, Any] = socket.receive_json()
-        if wanted(message):
-            return message
-        assert message["type"] == "view", message
-    raise AssertionError("no such message in 20")
 
 
 def create(
@@ -241,12 +230,11 @@ def test_the_websocket_sends_views_and_takes_actions(app: FastAPI) -> None:
         assert first["type"] == "view" and first["view"]["you"] == 0
         view = first["view"]
         socket.send_text("not json")
-        error = next_message(socket, lambda m: m["type"] == "error")
-        assert error["status"] == 422
+        error = socket.receive_json()
+        assert error["type"] == "error" and error["status"] == 422
         socket.send_json({"action": view["legal"][0]["id"], "version": view["version"]})
-        next_message(
-            socket, lambda m: m["type"] == "view" and m["view"]["version"] > view["version"]
-        )
+        moved = socket.receive_json()
+        assert moved["type"] == "view" and moved["view"]["version"] > view["version"]
     with ann.websocket_connect("/ws/tables/nowhere") as socket:
         assert socket.receive_json()["status"] == 404
 
@@ -523,6 +511,28 @@ def test_a_stand_in_move_arriving_after_the_seat_was_taken_back_is_dropped(
         await asyncio.gather(*tables.tasks)
         assert live_table.version == version  # the stand-in's late move was not played
         assert live_table.view(seat)["legal"]
+
+    asyncio.run(scenario())
+
+
+def test_views_wait_for_a_change_being_committed(tmp_path: Path) -> None:
+    from kingdomkit.server.database import open_engine
+    from kingdomkit.server.hub import Hub
+    from kingdomkit.server.service import Tables
+    from kingdomkit.server.store import Store
+
+    async def scenario() -> None:
+        store = Store(open_engine(f"sqlite:///{tmp_path / 'k.db'}"))
+        tables = Tables(store, None, Hub())  # type: ignore[arg-type]
+        table, _ = await tables.create("kingdomino", {}, [HUMAN, HUMAN], "ann", "Ann")
+        async with tables.lock(table.id):  # a change is being committed meanwhile
+            reader = asyncio.create_task(tables.settled(table.id))
+            await asyncio.sleep(0.05)
+            assert not reader.done()
+        assert await reader is table
+        with pytest.raises(RefusedError):
+            await tables.settled("nowhere")
+        assert "nowhere" not in tables.locks
 
     asyncio.run(scenario())
 

@@ -200,7 +200,7 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
 @play.get("/{table_id}")
 async def view(request: Request, table_id: str) -> dict[str, Any]:
     """The table as you see it: your seat's view, or a spectator's."""
-    table = await tables_of(request).get(table_id)
+    table = await tables_of(request).settled(table_id)
     return table.view(table.seat_of(request.session.get("id")))
 
 
@@ -219,7 +219,7 @@ async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
     if body.name:
         request.session["name"] = clean_name(body.name)
     seat = await tables_of(request).join(table_id, holder, name, body.token, body.seat)
-    table = await tables_of(request).get(table_id)
+    table = await tables_of(request).settled(table_id)
     return {"seat": seat, "view": table.view(seat)}
 
 
@@ -239,7 +239,7 @@ async def stand_in(request: Request, table_id: str, index: int, body: StandIn) -
     person's when the holder has gone (no connection open)."""
     tables = tables_of(request)
     await tables.stand_in(table_id, request.session.get("id"), index, body.bot)
-    table = await tables.get(table_id)
+    table = await tables.settled(table_id)
     return table.view(table.seat_of(request.session.get("id")))
 
 
@@ -248,7 +248,7 @@ async def take_back(request: Request, table_id: str, index: int) -> dict[str, An
     """Take your seat back from the bot that played it."""
     tables = tables_of(request)
     await tables.stand_in(table_id, request.session.get("id"), index, None)
-    table = await tables.get(table_id)
+    table = await tables.settled(table_id)
     return table.view(table.seat_of(request.session.get("id")))
 
 
@@ -305,7 +305,7 @@ async def live(socket: WebSocket, table_id: str) -> None:
     await socket.accept()
     holder = socket.session.get("id")
     try:
-        table = await tables.get(table_id)
+        table = await tables.settled(table_id)
     except RefusedError as refused:
         await socket.send_json({"type": "error", "status": refused.status, "detail": str(refused)})
         await socket.close(code=4404)

@@ -2,7 +2,8 @@
 
 Every change of a table happens under its lock, in this order: check, apply in memory, commit
 (in a worker thread), then broadcast. If the commit fails, the table is reloaded from the
-database, so memory never runs ahead of what is stored. Bot moves are computed outside the
+database, so memory never runs ahead of what is stored; views wait for a commit under way
+(`settled`), so no one is shown a move that is not stored. Bot moves are computed outside the
 lock (in a worker process) and then go through the same path with the version they saw.
 """
 
@@ -167,6 +168,13 @@ class Tables:
         """Run a database write on the one writer thread: writes queue in order instead of
         contending for the database's lock (SQLite sleeps and retries when it is taken)."""
         await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+
+    async def settled(self, table_id: str) -> LiveTable:
+        """The table once no change of it is being committed, for views: a reader is never
+        shown a move that is not stored yet (and could still be rolled back)."""
+        await self.get(table_id)  # an unknown table is refused before a lock is made for it
+        async with self.lock(table_id):
+            return await self.get(table_id)  # reloaded if the commit failed
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
