@@ -15,9 +15,6 @@ import contextlib
 import json
 import os
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +26,8 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from paths import ROOT
-from system import apt_install, free_port
+from serving import ServeProcess
+from system import apt_install
 
 ARTIFACTS = Path(os.environ.get("KINGDOMKIT_ARTIFACTS", ROOT / "artifacts")) / "screenshots"
 RESTART_AFTER = 12  # decisions before the server is killed and started again
@@ -45,35 +43,6 @@ def chromium() -> str:
     found = shutil.which("chromium")
     assert found, "chromium was installed but is not found"
     return found
-
-
-class ServeProcess:
-    """`kingdomkit serve` on one port and data folder, which can be killed and restarted."""
-
-    def __init__(self, data: Path) -> None:
-        self.data = data
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "kingdomkit", "serve", "--port", str(self.port)]
-        env = {**os.environ, "XDG_DATA_HOME": str(self.data)}
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx2.get(f"{self.url}/api/games").is_success:
-                    return
-            except httpx2.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
 
 
 @pytest.fixture(scope="module")

@@ -96,8 +96,10 @@ class LiveTable:
         rated: bool = False,
         hints: bool = False,
         review: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> None:
         self.id = table_id
+        self.owner = owner  # the identity that created the table (its share of the bots)
         self.clock = clock
         self.rated = rated
         self.hints = hints  # may the seat to act ask for the analyst's advice?

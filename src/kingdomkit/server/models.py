@@ -43,6 +43,9 @@ class TableRow(Base):
     game_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)  # per seat
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # hints while playing
     review: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # graded moves
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)  # creator
+    # when the last seat was taken: the clocks run from there
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
     )
@@ -71,6 +74,9 @@ class ActionRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0, 1, 2, ... per table
     player: Mapped[int] = mapped_column(Integer)  # the seat, or -1 for a chance outcome
     action: Mapped[int] = mapped_column(Integer)
+    # who chose it when not the seat itself: "stand-in" (a bot for a person who left) or
+    # "clock" (the person's time ran out)
+    by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -82,6 +88,8 @@ class UserRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
+    # the name folded to its look-alike skeleton: no two accounts read alike
+    name_key: Mapped[str | None] = mapped_column(String(160), nullable=True, unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -94,3 +102,14 @@ class RatingRow(Base):
     game: Mapped[str] = mapped_column(String(32), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+
+
+class SessionRow(Base):
+    """A signed-in session: the SHA-256 of the secret in its cookie. Logout, or a password
+    change for the account's other sessions, deletes it, and its cookie is a guest's again."""
+
+    __tablename__ = "sessions"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

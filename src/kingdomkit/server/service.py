@@ -120,6 +120,7 @@ class Tables:
             clock,
             rated,
             hints,
+            owner=holder,
         )
         table.draw()
         await self._write(self.store.create, table)

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from kingdomkit.server.live import FINISHED, LiveTable, Seat
+from kingdomkit.server.live import FINISHED, Clock, LiveTable, Seat
 from kingdomkit.server.models import ActionRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
 
@@ -29,6 +29,12 @@ class Store:
                 options=table.options,
                 seed=table.seed,
                 status=table.status,
+                rated=table.rated,
+                hints=table.hints,
+                move_seconds=table.clock.move_seconds,
+                game_seconds=table.clock.game_seconds,
+                review=table.review,
+                owner=table.owner,
             )
             row.seats = [
                 SeatRow(
@@ -101,7 +107,10 @@ class Store:
                 .where(ActionRow.table_id == table_id)
                 .order_by(ActionRow.seq)
             ).all()
-            seats = [Seat(s.index, s.kind, s.bot, s.name, s.holder, s.token) for s in row.seats]
+            seats = [
+                Seat(s.index, s.kind, s.bot, s.name, s.holder, s.token, s.stand_in, s.time_used)
+                for s in row.seats
+            ]
             return LiveTable(
                 row.id,
                 row.game,
@@ -109,6 +118,11 @@ class Store:
                 row.seed,
                 seats,
                 [(p, a) for p, a in actions],
+                Clock(row.move_seconds, row.game_seconds),
+                row.rated,
+                row.hints,
+                row.review,
+                row.owner,
             )
 
     def table_by_token(self, token: str) -> tuple[str, int] | None:

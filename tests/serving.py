@@ -1,0 +1,72 @@
+"""`kingdomkit serve` as a real process for the tests: started on a free port with its own
+data folder (and a database URL, limits or environment when given), killed with SIGKILL or
+stopped, and started again on the same data."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import httpx2
+
+from system import free_port
+
+START_SECONDS = 60
+
+
+class ServeProcess:
+    """`kingdomkit serve` on one port and data folder, which can be killed and restarted."""
+
+    def __init__(
+        self,
+        data: Path,
+        database: str | None = None,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.data = data
+        self.database = database
+        self.args = list(args)
+        self.env = dict(env or {})
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "kingdomkit", "serve", "--port", str(self.port)]
+        if self.database is not None:
+            command += ["--database", self.database]
+        command += self.args
+        env = {**os.environ, "XDG_DATA_HOME": str(self.data), **self.env}
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            try:
+                if httpx2.get(f"{self.url}/api/games").is_success:
+                    return
+            except httpx2.TransportError:
+                pass
+            assert self.process.poll() is None, "the server stopped while starting"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL: nothing is flushed or closed, as in a crash."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        """A clean stop (SIGTERM), if it still runs."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
