@@ -17,6 +17,8 @@ from kingdomkit.core.protocol import KingdomkitError
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
+ORIGINS_ENV = "KINGDOMKIT_ORIGINS"  # comma-separated, like repeated --origin
+PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
 
 class ServeError(KingdomkitError):
@@ -47,6 +49,14 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="the server is reached over HTTPS (behind a proxy): session cookies are Secure",
     )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=None,
+        metavar="URL",
+        help="an origin whose pages may act here, e.g. https://play.example.org (repeatable; "
+        f"{ORIGINS_ENV}); default: the address the request was sent to",
+    )
     parser.set_defaults(run=run)
 
 
@@ -61,12 +71,22 @@ def secret_key(data: Path) -> str:
     return path.read_text().strip()
 
 
+def make_private(data: Path) -> None:
+    """The data folder 0700 and what is in it 0600, also when an older version made them
+    readable by others."""
+    data.chmod(0o700)
+    for path in data.iterdir():
+        if path.is_file():
+            path.chmod(0o600)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
         from kingdomkit.server.app import ServerConfig, create_app
         from kingdomkit.server.database import default_url
+        from kingdomkit.server.guard import is_loopback, normal_origin
     except ImportError as missing:
         raise ServeError(
             f"the web platform needs the web extra ({missing.name} is missing): "
@@ -75,12 +95,25 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers < 1:
         raise ServeError("--bot-workers is at least 1")
     data = args.data or default_data()
+    os.umask(PRIVATE_UMASK)
     try:
         data.mkdir(parents=True, exist_ok=True)
+        make_private(data)
     except OSError as error:
         raise ServeError(f"cannot use the data folder {data}: {error.strerror}") from None
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
-    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https)
+    origins = args.origin or [o for o in os.environ.get(ORIGINS_ENV, "").split(",") if o.strip()]
+    try:
+        config = ServerConfig(
+            database,
+            secret_key(data),
+            args.bot_workers,
+            args.https,
+            origins=tuple(normal_origin(o) for o in origins),
+            local_only=is_loopback(args.host),
+        )
+    except ValueError as error:
+        raise ServeError(str(error)) from None
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
     return 0

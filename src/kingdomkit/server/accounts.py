@@ -42,6 +42,19 @@ class Accounts:
         except IntegrityError:
             raise RefusedError(409, f"the name {name!r} is taken") from None
 
+    def change_password(self, user: int, current: str, new: str) -> None:
+        """Set a new password for account `user`, who must give the current one."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(UserRow, user)
+            if row is None:
+                raise RefusedError(403, "sign in to change your password")
+            try:
+                HASHER.verify(row.password_hash, current)
+            except (VerificationError, InvalidHashError):
+                raise RefusedError(403, "the current password is wrong") from None
+            check_password(new)
+            row.password_hash = HASHER.hash(new)
+
     def login(self, name: str, password: str) -> str:
         """The identity of the account; RefusedError (the same for both) if the name is
         unknown or the password wrong."""

@@ -17,9 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.live import FINISHED, Clock, RefusedError
-from kingdomkit.server.ratings import USER_PREFIX
+from kingdomkit.server.ratings import USER_PREFIX, user_id
 from kingdomkit.server.service import Tables, clean_name
+from kingdomkit.server.sessions import SECRET_KEY, Sessions, digest
 
 lobby = APIRouter(prefix="/api", tags=["lobby"])
 play = APIRouter(prefix="/api/tables", tags=["play"])
@@ -68,6 +70,11 @@ class StandIn(StrictBody):
 class Credentials(StrictBody):
     name: str = Field(min_length=1, max_length=40)
     password: str = Field(min_length=1, max_length=200)
+
+
+class NewPassword(StrictBody):
+    current: str = Field(min_length=1, max_length=200, description="your password now")
+    new: str = Field(min_length=1, max_length=200, description="the password from now on")
 
 
 class Join(StrictBody):
@@ -120,9 +127,20 @@ def set_me(request: Request, body: Me) -> dict[str, Any]:
     return me(request)
 
 
+def sessions_of(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
 async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
+    """Sign the caller in as account `holder`: a new server-side session, whose secret only
+    the (signed) cookie holds."""
     old = request.session.get("id")
+    user = user_id(holder)
+    assert user is not None
+    secret = await asyncio.to_thread(sessions_of(request).open, user)
     request.session["id"], request.session["name"] = holder, name
+    request.session[SECRET_KEY] = secret
     if old is not None and old != holder and str(old).startswith("guest-"):
         await tables_of(request).adopt(str(old), holder)
     return me(request)
@@ -144,9 +162,31 @@ async def login(request: Request, body: Credentials) -> dict[str, Any]:
 
 
 @lobby.post("/logout")
-def logout(request: Request) -> dict[str, Any]:
+async def logout(request: Request) -> dict[str, Any]:
+    """Sign out: the session ends on the server too (its cookie, even copied, is a guest's
+    from now on) and its live connections close."""
+    secret = request.session.get(SECRET_KEY)
+    if isinstance(secret, str):
+        ended = await asyncio.to_thread(sessions_of(request).end, secret)
+        await tables_of(request).hub.close_session(ended)
     request.session.clear()
     return me(request)
+
+
+@lobby.post("/password")
+async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
+    """Change your account's password; every other session of the account ends (signed out
+    everywhere else, their connections closed)."""
+    user = user_id(request.session.get("id"))
+    secret = request.session.get(SECRET_KEY)
+    if user is None or not isinstance(secret, str):
+        raise RefusedError(403, "sign in to change your password")
+    accounts: Accounts = request.app.state.accounts
+    await asyncio.to_thread(accounts.change_password, user, body.current, body.new)
+    ended = await asyncio.to_thread(sessions_of(request).end_others, user, secret)
+    for key in ended:
+        await tables_of(request).hub.close_session(key)
+    return {**me(request), "sessions_ended": len(ended)}
 
 
 @lobby.get("/leaderboard/{game}")
@@ -304,13 +344,15 @@ async def live(socket: WebSocket, table_id: str) -> None:
     tables = tables_of(socket)
     await socket.accept()
     holder = socket.session.get("id")
+    secret = socket.session.get(SECRET_KEY)
+    session = digest(secret) if isinstance(secret, str) else None
     try:
         table = await tables.settled(table_id)
     except RefusedError as refused:
         await socket.send_json({"type": "error", "status": refused.status, "detail": str(refused)})
         await socket.close(code=4404)
         return
-    tables.hub.join(table_id, socket, holder)
+    tables.hub.join(table_id, socket, holder, session)
     try:
         await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
         while True:

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
+from swagger_ui_bundle import swagger_ui_path
 
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit import __version__
@@ -20,13 +21,23 @@ from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
+from kingdomkit.server.guard import OriginCheck, SecurityHeaders
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.service import Tables
+from kingdomkit.server.sessions import EndedSessions, Sessions
 from kingdomkit.server.store import Store
 
 CLIENT = Path(__file__).with_name("client")
 SESSION_DAYS = 30
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>kingdomkit API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/static/docs.js"></script></body></html>
+"""
 GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 
 
@@ -36,6 +47,8 @@ class ServerConfig:
     secret: str  # signs the session cookies
     bot_workers: int = 1
     secure_cookies: bool = False  # True behind HTTPS
+    origins: tuple[str, ...] = ()  # the origins that may act (none given: the request's host)
+    local_only: bool = False  # served on loopback: only loopback host names are answered
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -45,6 +58,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
         app.state.tables = tables
         app.state.accounts = Accounts(engine)
+        app.state.sessions = Sessions(engine)
         await tables.resume()
         # A full collection walks every object of every table in memory, which stalled the
         # event loop for tens of milliseconds under load (docs/benchmarks.md): what exists at
@@ -62,7 +76,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         version=__version__,
         summary="Play Kingdomino, Queendomino and Kingdoms with friends and bots.",
         lifespan=lifespan,
+        docs_url=None,  # served below from the package's own copy of Swagger UI, no CDN
+        redoc_url=None,
     )
+    # The last added is the outermost: headers on every answer, then the origin check before
+    # anything is read, then the cookie, then whether its signed-in session still lives.
+    app.add_middleware(EndedSessions)
     app.add_middleware(
         SessionMiddleware,
         secret_key=config.secret,
@@ -71,6 +90,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         same_site="lax",
         https_only=config.secure_cookies,
     )
+    app.add_middleware(OriginCheck, origins=config.origins, loopback=config.local_only)
+    app.add_middleware(SecurityHeaders, https=config.secure_cookies)
 
     @app.exception_handler(RefusedError)
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:
@@ -80,6 +101,11 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.play)
     app.include_router(api.sockets)
     app.mount("/static", StaticFiles(directory=CLIENT), name="client")
+    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_PAGE)
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)

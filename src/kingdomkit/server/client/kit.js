@@ -14,6 +14,7 @@ function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "text") node.textContent = value;
     else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.style.cssText = value; // not an attribute: the CSP allows it
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);

@@ -18,6 +18,7 @@ KK.boards = KK.boards || {};
       if (key === "text") node.textContent = value;
       else if (key === "title") node.prepend(svg("title", { text: value }));
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "style") node.style.cssText = value; // not an attribute: the CSP allows it
       else node.setAttribute(key, value);
     }
     for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
@@ -31,6 +32,7 @@ KK.boards = KK.boards || {};
       if (value === undefined || value === null || value === false) continue;
       if (key === "text") node.textContent = value;
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "style") node.style.cssText = value; // not an attribute: the CSP allows it
       else node.setAttribute(key, value);
     }
     for (const child of children.flat()) if (child !== null && child !== undefined && child !== false) node.append(child);
