@@ -328,8 +328,9 @@ def test_a_bot_stands_in_for_a_person_who_left_until_they_take_their_seat_back(
         socket.receive_json()
         here = ann.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"})
         assert here.status_code == 409 and "still here" in here.json()["detail"]
-    stood = ann.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"})
-    assert stood.status_code == 200 and stood.json()["seats"][1]["stand_in"] == "easy"
+    # Ann asks for the weakest bot for her absent opponent: she gets the table's stand-in.
+    stood = ann.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "random"})
+    assert stood.status_code == 200 and stood.json()["seats"][1]["stand_in"] == "medium"
     assert ann.post(f"/api/tables/{table}/seats/1/back", json={}).status_code == 403
     start = live(app, table).version
     for _ in range(4):  # ann plays; the stand-in answers for bob
@@ -339,7 +340,11 @@ def test_a_bot_stands_in_for_a_person_who_left_until_they_take_their_seat_back(
             json={"action": view["legal"][0]["id"], "version": view["version"]},
         )
     assert any(seat == 1 for seat, _ in live(app, table).actions[start:])
-    assert not bob.get(f"/api/tables/{table}").json()["legal"]  # the bot chooses, not bob
+    seen = bob.get(f"/api/tables/{table}").json()
+    assert not seen["legal"]  # the bot chooses, not bob
+    bobs = [entry for entry in seen["log"] if entry["seat"] == 1]
+    assert bobs and all(entry["by"] == "stand-in" for entry in bobs)
+    assert all(entry.get("by") is None for entry in seen["log"] if entry["seat"] == 0)
     back = bob.post(f"/api/tables/{table}/seats/1/back", json={})
     assert back.status_code == 200 and back.json()["seats"][1]["stand_in"] is None
     deadline = time.monotonic() + 30
@@ -375,6 +380,8 @@ def test_when_a_persons_time_runs_out_a_bot_plays_that_decision(
         assert time.monotonic() < deadline, "nobody played for the seat out of time"
         time.sleep(0.05)
     assert live(app, table).seats[0].time_used >= 0.3
+    timed_out = [e for e in ann.get(f"/api/tables/{table}").json()["log"] if e["seat"] == 0]
+    assert timed_out[0]["by"] == "clock"
     refused = client(app).post(
         "/api/tables", json={"game": "kingdomino", "seats": [HUMAN, bot()], "game_seconds": 0.01}
     )

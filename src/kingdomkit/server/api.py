@@ -335,7 +335,13 @@ async def record(request: Request, table_id: str) -> dict[str, Any]:
     if table.status != FINISHED:
         raise RefusedError(409, "the record can be downloaded once the game is over")
     names = [s.name or s.bot or f"seat {s.index}" for s in table.seats]
-    return make_record(table.game, None, names, [a for _, a in table.actions])
+    made = make_record(table.game, None, names, [a for _, a in table.actions])
+    made["made_by"] = [
+        {"decision": k, "seat": entry["seat"], "by": entry["by"]}
+        for k, entry in enumerate(table.decisions)
+        if "by" in entry
+    ]
+    return made
 
 
 @sockets.websocket("/ws/tables/{table_id}")

@@ -16,6 +16,7 @@ from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
 from kingdomkit.core.registry import make_game
 
 HUMAN, BOT = "human", "bot"
+STAND_IN, CLOCK = "stand-in", "clock"  # who made a move that its seat's person did not choose
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 LOG_LENGTH = 30  # decisions shown in a view's log
 POSITION_CACHE = 16  # positions kept per table (seats and spectators of recent versions)
@@ -97,6 +98,7 @@ class LiveTable:
         hints: bool = False,
         review: dict[str, Any] | None = None,
         owner: str | None = None,
+        made_by: dict[int, str] | None = None,
     ) -> None:
         self.id = table_id
         self.owner = owner  # the identity that created the table (its share of the bots)
@@ -112,11 +114,14 @@ class LiveTable:
         self.seed = seed
         self.seats = seats
         self.actions: list[tuple[int, int]] = []  # (player or CHANCE, action), in order
+        # the actions a stand-in bot or the clock chose for a person, by index
+        self.made_by: dict[int, str] = {}
         self.decisions: list[dict[str, Any]] = []  # each decision labelled, for the log
         self._positions: dict[tuple[int, int | None, bool], dict[str, Any]] = {}
         self.state = self.game.initial_state()
+        made_by = made_by or {}
         for player, action in actions:
-            self._apply(player, action)
+            self._apply(player, action, made_by.get(len(self.actions)))
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -172,15 +177,16 @@ class LiveTable:
             raise RefusedError(422, f"action {action} is not legal now")
         return action
 
-    def play(self, action: int) -> list[tuple[int, int]]:
+    def play(self, action: int, by: str | None = None) -> list[tuple[int, int]]:
         """Apply a checked decision and the chance outcomes that follow it, charging its time
-        to the seat's clock when a person decided; the new actions."""
+        to the seat's clock when a person decided; the new actions. `by` says who chose it
+        when not the seat itself (STAND_IN, CLOCK)."""
         start = len(self.actions)
         seat = self.seats[self.to_act]
         now = time.monotonic()
-        if seat.driver is None and self.clock.on:
+        if seat.kind == HUMAN and by != STAND_IN and self.clock.on:
             seat.time_used += now - self.turn_started
-        self._apply(self.to_act, action)
+        self._apply(self.to_act, action, by)
         self.draw()
         self.turn_started = now
         return self.actions[start:]
@@ -198,10 +204,19 @@ class LiveTable:
             self._apply(CHANCE, self.game.sample_chance(self.state, rng))
         return self.actions[start:]
 
-    def _apply(self, player: int, action: int) -> None:
+    def start_clocks(self) -> None:
+        """The game starts (its last seat is taken): the first decision's time runs from now."""
+        self.turn_started = time.monotonic()
+
+    def _apply(self, player: int, action: int, by: str | None = None) -> None:
+        if by is not None:
+            self.made_by[len(self.actions)] = by
         if player >= 0:
             text = self.game.action_to_string(self.state, action)
-            self.decisions.append({"seat": player, "text": text})
+            entry: dict[str, Any] = {"seat": player, "text": text}
+            if by is not None:
+                entry["by"] = by
+            self.decisions.append(entry)
         self.state = self.game.apply(self.state, action)
         self.actions.append((player, action))
 

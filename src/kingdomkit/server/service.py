@@ -25,10 +25,12 @@ from kingdomkit.server.bots import BotPool, hint, review
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import (
     BOT,
+    CLOCK,
     FINISHED,
     HUMAN,
     NO_CLOCK,
     RUNNING,
+    STAND_IN,
     Clock,
     LiveTable,
     RefusedError,
@@ -40,6 +42,9 @@ log = logging.getLogger("kingdomkit.server")
 NAME_LIMIT = 40
 MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
+# The stand-in another seated person puts on a seat whose holder left: not their choice, so
+# that nobody can hand an absent opponent's seat to a weak bot.
+STAND_IN_BOT = "medium"
 SEAT_BOTS = (*LEVELS, "random")  # what a bot seat may be
 RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
 HINT_ANALYST = "mcts:time=1"  # a hint's search
@@ -192,6 +197,8 @@ class Tables:
                 return mine
             seat = self._free_seat(table, token, index)
             seat.holder, seat.name = holder, clean_name(name)
+            if table.status == RUNNING:
+                table.start_clocks()  # the last seat: the game starts now
             await self._commit_seat(table, seat)
         await self.hub.broadcast(table)
         self._next(table)
@@ -246,7 +253,10 @@ class Tables:
                     raise RefusedError(403, "only people seated at this table can do this")
                 if seat.holder is None or self.hub.connected(table_id, seat.holder):
                     raise RefusedError(409, "its holder is still here")
-            seat.stand_in = None if bot is None else checked_bot(bot)
+            if bot is None:
+                seat.stand_in = None
+            else:
+                seat.stand_in = checked_bot(bot) if own else STAND_IN_BOT
             await self._commit_seat(table, seat)
         await self.hub.broadcast(table)
         self._next(table)
@@ -340,9 +350,9 @@ class Tables:
         self._next(table)
         return table.version
 
-    async def _commit_play(self, table: LiveTable, action: int) -> None:
+    async def _commit_play(self, table: LiveTable, action: int, by: str | None = None) -> None:
         start = table.version
-        table.play(action)
+        table.play(action, by)
         try:
             await self._write(self.store.append, table, start)
         except Exception:
@@ -356,7 +366,8 @@ class Tables:
             return
         seat = table.seats[table.to_act]
         if seat.driver is not None:
-            self._spawn(self._bot_turn(table.id, table.version, seat.driver, seat.driver))
+            by = STAND_IN if seat.kind == HUMAN else None
+            self._spawn(self._bot_turn(table.id, table.version, seat.driver, seat.driver, by))
         elif table.clock.on:
             self._spawn(self._timer(table.id, table.version, table.time_left()))
 
@@ -370,12 +381,15 @@ class Tables:
         table = await self.get(table_id)
         if table.version == version and table.status == RUNNING:
             log.info("time ran out at table %s, version %d", table_id, version)
-            await self._bot_turn(table_id, version, TIMEOUT_BOT, None)
+            await self._bot_turn(table_id, version, TIMEOUT_BOT, None, CLOCK)
 
-    async def _bot_turn(self, table_id: str, version: int, bot: str, driver: str | None) -> None:
+    async def _bot_turn(
+        self, table_id: str, version: int, bot: str, driver: str | None, by: str | None = None
+    ) -> None:
         """`bot` plays the decision at `version` if, once it has chosen, the table is still
         there and its seat is still played by `driver` (the seat's bot or stand-in; None for
-        a person out of time): a person who took their seat back meanwhile keeps it."""
+        a person out of time): a person who took their seat back meanwhile keeps it. `by`
+        marks the move as a stand-in's or the clock's."""
         table = await self.get(table_id)
         if table.version != version:
             return
@@ -391,7 +405,7 @@ class Tables:
             table = await self.get(table_id)
             if table.version != version or table.seats[table.to_act].driver != driver:
                 return  # someone moved meanwhile, or the seat changed hands
-            await self._commit_play(table, action)
+            await self._commit_play(table, action, by)
         await self.hub.broadcast(table)
         self._next(table)
 

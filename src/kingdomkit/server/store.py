@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from kingdomkit.server.live import FINISHED, Clock, LiveTable, Seat
+from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, Seat
 from kingdomkit.server.models import ActionRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
 
@@ -57,14 +57,23 @@ class Store:
             assert row is not None
             row.kind, row.bot, row.name, row.holder = seat.kind, seat.bot, seat.name, seat.holder
             row.stand_in = seat.stand_in
-            session.get_one(TableRow, table.id).status = table.status
+            table_row = session.get_one(TableRow, table.id)
+            table_row.status = table.status
+            if table.status == RUNNING and table_row.started_at is None:
+                table_row.started_at = datetime.now(UTC)
 
     def append(self, table: LiveTable, start: int) -> None:
         """Commit the actions of `table` from index `start` on, with its clocks and, when the
         game ends, its status and the ratings. The common case is one INSERT: this is the
         path every move takes."""
         rows = [
-            {"table_id": table.id, "seq": start + i, "player": player, "action": action}
+            {
+                "table_id": table.id,
+                "seq": start + i,
+                "player": player,
+                "action": action,
+                "by": table.made_by.get(start + i),
+            }
             for i, (player, action) in enumerate(table.actions[start:])
         ]
         with self._session() as session, session.begin():
@@ -103,7 +112,7 @@ class Store:
             if row is None:
                 return None
             actions = session.execute(
-                select(ActionRow.player, ActionRow.action)
+                select(ActionRow.player, ActionRow.action, ActionRow.by)
                 .where(ActionRow.table_id == table_id)
                 .order_by(ActionRow.seq)
             ).all()
@@ -117,12 +126,13 @@ class Store:
                 dict(row.options),
                 row.seed,
                 seats,
-                [(p, a) for p, a in actions],
+                [(p, a) for p, a, _ in actions],
                 Clock(row.move_seconds, row.game_seconds),
                 row.rated,
                 row.hints,
                 row.review,
                 row.owner,
+                {i: by for i, (_, _, by) in enumerate(actions) if by is not None},
             )
 
     def table_by_token(self, token: str) -> tuple[str, int] | None:
@@ -149,6 +159,7 @@ class Store:
                     "move_seconds": row.move_seconds,
                     "game_seconds": row.game_seconds,
                     "created": row.created_at.isoformat() if row.created_at else None,
+                    "started": row.started_at.isoformat() if row.started_at else None,
                     "seats": [
                         {
                             "index": s.index,

@@ -4,6 +4,9 @@
 // the version they were chosen in.
 "use strict";
 
+// Moves a person did not choose are marked in the log.
+const MADE_BY = { "stand-in": " (a bot played it for them)", clock: " (their time ran out: a bot played it)" };
+
 let tableId = null;
 let view = null; // the table as the server last showed it to you
 let socket = null;
@@ -217,7 +220,7 @@ function drawShown() {
   const log = $("log");
   const made = shown.replay ? shown.step : shown.decisions; // decisions before the log's end
   log.start = Math.max(1, made - shown.log.length + 1);
-  log.replaceChildren(...shown.log.map((entry) => el("li", { text: `${seatName(shown.seats[entry.seat])}: ${entry.text}` })));
+  log.replaceChildren(...shown.log.map((entry) => el("li", { class: entry.by ? "by-bot" : null, text: `${seatName(shown.seats[entry.seat])}: ${entry.text}${MADE_BY[entry.by] || ""}` })));
   log.scrollTop = log.scrollHeight;
 }
 
