@@ -77,7 +77,7 @@ def to_act(people: list[httpx2.Client], table: str) -> tuple[dict[str, Any], htt
 
 def timeless(view: dict[str, Any]) -> dict[str, Any]:
     """A view without the seconds left on the clock, which run on between two looks."""
-    copy = json.loads(json.dumps(view))
+    copy: dict[str, Any] = json.loads(json.dumps(view))
     if "clock" in copy:
         copy["clock"].pop("left")
     return copy
@@ -166,10 +166,8 @@ class FakeClock:
 def test_the_clock_starts_when_the_last_seat_is_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kingdomkit.server import live
-
     clock = FakeClock()
-    monkeypatch.setattr(live.time, "monotonic", clock)
+    monkeypatch.setattr("kingdomkit.server.live.monotonic", clock)
     app = create_app(ServerConfig(f"sqlite:///{tmp_path / 'k.db'}", "secret"))
     with TestClient(app) as browser:
         made = browser.post(

@@ -8,7 +8,7 @@ seeded by the table's secret seed and `seq`, so a replay after a restart draws t
 from __future__ import annotations
 
 import random
-import time
+from time import monotonic
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +107,7 @@ class LiveTable:
         self.hints = hints  # may the seat to act ask for the analyst's advice?
         self.review = review  # the graded decisions, once a finished game is reviewed
         self.reviewing = False  # a review is being made
-        self.turn_started = time.monotonic()  # the clock of the seat to act runs from here
+        self.turn_started = monotonic()  # the clock of the seat to act runs from here
         self.game_name = game_name
         self.options = options
         self.game: Game[Any] = make_game(game_name, options)
@@ -183,7 +183,7 @@ class LiveTable:
         when not the seat itself (STAND_IN, CLOCK)."""
         start = len(self.actions)
         seat = self.seats[self.to_act]
-        now = time.monotonic()
+        now = monotonic()
         if seat.kind == HUMAN and by != STAND_IN and self.clock.on:
             seat.time_used += now - self.turn_started
         self._apply(self.to_act, action, by)
@@ -194,7 +194,7 @@ class LiveTable:
     def time_left(self) -> float:
         """Seconds the person to act has left for this decision (inf without a clock)."""
         seat = self.seats[self.to_act]
-        return self.clock.allowed(seat) - (time.monotonic() - self.turn_started)
+        return self.clock.allowed(seat) - (monotonic() - self.turn_started)
 
     def draw(self) -> list[tuple[int, int]]:
         """Play every chance outcome due now (drawn from the table's seed); the new actions."""
@@ -206,7 +206,7 @@ class LiveTable:
 
     def start_clocks(self) -> None:
         """The game starts (its last seat is taken): the first decision's time runs from now."""
-        self.turn_started = time.monotonic()
+        self.turn_started = monotonic()
 
     def _apply(self, player: int, action: int, by: str | None = None) -> None:
         if by is not None:
