@@ -8,8 +8,8 @@ seeded by the table's secret seed and `seq`, so a replay after a restart draws t
 from __future__ import annotations
 
 import random
-from time import monotonic
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
