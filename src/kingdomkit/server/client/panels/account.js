@@ -1,10 +1,15 @@
-// Accounts, in the header: sign up, sign in, sign out. A guest plays under a name kept in a
+// Accounts, in the header: sign up, sign in, change the password, sign out. A guest plays under a name kept in a
 // cookie; an account keeps its seats and has a rating per game. Signing in or out reloads the
 // page, so that every panel shows the seats of who you are now.
 "use strict";
 
 (() => {
-  let mode = "in"; // "in": sign in, "up": make an account
+  let mode = "in"; // "in": sign in, "up": make an account, "password": change the password
+  const TITLES = {
+    in: ["Sign in", "Sign in", "Sign in with your account's name and password."],
+    up: ["Create an account", "Create the account", "An account keeps your seats and a rating per game. Choose a name nobody has and a password of 8 characters or more that is not a common one; the seats you took as a guest become the account's."],
+    password: ["Change your password", "Change the password", "Type your password now, then the new one (8 characters or more, not a common one). You stay signed in here; everywhere else you are signed out."],
+  };
 
   /** A refusal, in the page's error box and in the form (which may cover the box). */
   function refuse(message) {
@@ -17,12 +22,15 @@
     mode = which;
     const form = $("account-form");
     form.hidden = false;
-    $("account-title").textContent = which === "up" ? "Create an account" : "Sign in";
-    $("account-submit").textContent = which === "up" ? "Create the account" : "Sign in";
+    const [title, submit, note] = TITLES[which];
+    $("account-title").textContent = title;
+    $("account-submit").textContent = submit;
+    $("account-note").textContent = note;
     $("account-password").setAttribute("autocomplete", which === "up" ? "new-password" : "current-password");
-    $("account-note").textContent = which === "up"
-      ? "An account keeps your seats and a rating per game. Choose a name nobody has and a password of 8 characters or more; the seats you took as a guest become the account's."
-      : "Sign in with your account's name and password.";
+    $("account-password-label").textContent = which === "password" ? "Current password" : "Password";
+    $("account-name-label").hidden = which === "password";
+    $("account-new-label").hidden = which !== "password";
+    if (which === "password") { $("account-password").focus(); return; }
     if (!$("account-name").value) $("account-name").value = $("me-name").value;
     $("account-name").focus();
   }
@@ -31,10 +39,33 @@
     refuse("");
     $("account-form").hidden = true;
     $("account-password").value = "";
+    $("account-new").value = "";
+  }
+
+  async function changePassword() {
+    const current = $("account-password").value;
+    const fresh = $("account-new").value;
+    if (!current) { refuse("Type your password now."); $("account-password").focus(); return; }
+    if (fresh.length < 8) { refuse("A new password has at least 8 characters."); $("account-new").focus(); return; }
+    $("account-submit").disabled = true;
+    try {
+      const done = await api("POST", "/api/password", { current, new: fresh });
+      const others = done.sessions_ended;
+      refuse("");
+      $("account-password").value = "";
+      $("account-new").value = "";
+      $("account-note").textContent = `Your password is changed.${others ? ` ${others} other session${others === 1 ? " was" : "s were"} signed out.` : ""}`;
+    } catch (e) {
+      refuse(e.status === 403 && /current/.test(e.message) ? "Your current password is not that one." : e.message);
+      $("account-password").select();
+    } finally {
+      $("account-submit").disabled = false;
+    }
   }
 
   async function submit(event) {
     event.preventDefault();
+    if (mode === "password") { await changePassword(); return; }
     const name = $("account-name").value.trim();
     const password = $("account-password").value;
     if (!name) { refuse("Type the account's name."); $("account-name").focus(); return; }
@@ -68,11 +99,13 @@
     $("sign-in").hidden = account;
     $("sign-up").hidden = account;
     $("sign-out").hidden = !account;
+    $("change-password").hidden = !account;
     $("me-name").readOnly = account;
     $("me-name").title = account ? "the name of your account" : "the name others see";
     $("sign-in").addEventListener("click", () => open("in"));
     $("sign-up").addEventListener("click", () => open("up"));
     $("sign-out").addEventListener("click", signOut);
+    $("change-password").addEventListener("click", () => open("password"));
     $("account-cancel").addEventListener("click", close);
     $("account-form").addEventListener("submit", submit);
     $("account-form").addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
