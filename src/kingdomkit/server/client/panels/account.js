@@ -29,6 +29,9 @@
     $("account-password").setAttribute("autocomplete", which === "up" ? "new-password" : "current-password");
     $("account-password-label").textContent = which === "password" ? "Current password" : "Password";
     $("account-name-label").hidden = which === "password";
+    $("account-password").closest("label").hidden = false;
+    $("account-submit").hidden = false;
+    $("account-cancel").textContent = "Cancel";
     $("account-new-label").hidden = which !== "password";
     if (which === "password") { $("account-password").focus(); return; }
     if (!$("account-name").value) $("account-name").value = $("me-name").value;
@@ -54,6 +57,10 @@
       refuse("");
       $("account-password").value = "";
       $("account-new").value = "";
+      $("account-submit").hidden = true;
+      $("account-cancel").textContent = "Close";
+      $("account-password").closest("label").hidden = true;
+      $("account-new-label").hidden = true;
       $("account-note").textContent = `Your password is changed.${others ? ` ${others} other session${others === 1 ? " was" : "s were"} signed out.` : ""}`;
     } catch (e) {
       refuse(e.status === 403 && /current/.test(e.message) ? "Your current password is not that one." : e.message);
