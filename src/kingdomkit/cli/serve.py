@@ -18,6 +18,7 @@ from kingdomkit.core.protocol import KingdomkitError
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
 ORIGINS_ENV = "KINGDOMKIT_ORIGINS"  # comma-separated, like repeated --origin
+PROXIES_ENV = "KINGDOMKIT_TRUSTED_PROXIES"
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
 
@@ -48,6 +49,14 @@ def add_parser(subparsers: Any) -> None:
         "--https",
         action="store_true",
         help="the server is reached over HTTPS (behind a proxy): session cookies are Secure",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=None,
+        metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For names the client (repeatable; "
+        f"{PROXIES_ENV}); default: none, every client is the address it connects from",
     )
     parser.add_argument(
         "--origin",
@@ -115,5 +124,18 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise ServeError(str(error)) from None
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
-    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    # The per-address limits count the address a client connects from: a forwarded one is
+    # believed only from the proxies named, never by default (anyone on loopback could
+    # otherwise claim any address).
+    proxies = args.trusted_proxy or [
+        p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()
+    ]
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+    )
     return 0
