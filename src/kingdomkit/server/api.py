@@ -10,16 +10,19 @@ import asyncio
 import contextlib
 import json
 import secrets
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server.live import FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX
-from kingdomkit.server.service import Tables, clean_name
+from kingdomkit.server.service import Tables
+from kingdomkit.server.text import TOKEN_LIMIT, clean_name, clean_password, clean_word
 
 lobby = APIRouter(prefix="/api", tags=["lobby"])
 play = APIRouter(prefix="/api/tables", tags=["play"])
@@ -40,21 +43,52 @@ def tables_of(request: Request | WebSocket) -> Tables:
 
 class StrictBody(BaseModel):
     """A request body: a field the API does not know is refused (422 naming it), not ignored,
-    so that a misspelt option never silently falls back to a default."""
+    so that a misspelt option never silently falls back to a default; and a value of another
+    type is refused, not converted (`true`, `1.0` or `"1"` is not action 1, as on the
+    WebSocket)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def text_rule(check: Callable[[Any], str]) -> BeforeValidator:
+    """A rule of kingdomkit.server.text as a check of a body's field: its refusal is a 422
+    naming the field, with the rule's reason."""
+
+    def checked(value: Any) -> str:
+        try:
+            return check(value)
+        except RefusedError as refused:
+            raise PydanticCustomError("text", "{reason}", {"reason": str(refused)}) from None
+
+    return BeforeValidator(checked)
+
+
+def word(what: str) -> BeforeValidator:
+    return text_rule(lambda value: clean_word(value, what))
+
+
+DisplayName = Annotated[str, text_rule(clean_name)]
+Password = Annotated[str, text_rule(clean_password)]
+GameName = Annotated[str, word("a game's name")]
+OptionName = Annotated[str, word("an option's name")]
+BotLevel = Annotated[str, word("a bot's level")]
+Invitation = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$", max_length=TOKEN_LIMIT)]
 
 
 class SeatSpec(StrictBody):
     kind: Literal["human", "bot"]
-    bot: str | None = Field(None, description="a level: easy, medium, hard, expert (or random)")
+    bot: BotLevel | None = Field(
+        None, description="a level: easy, medium, hard, expert (or random)"
+    )
 
 
 class NewTable(StrictBody):
-    game: str = Field(description="kingdomino, queendomino or kingdoms")
-    options: dict[str, bool | int] = Field(default_factory=dict, description="e.g. harmony")
+    game: GameName = Field(description="kingdomino, queendomino or kingdoms")
+    options: dict[OptionName, bool | int] = Field(default_factory=dict, description="e.g. harmony")
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    name: str | None = Field(None, description="your display name (you take the first human seat)")
+    name: DisplayName | None = Field(
+        None, description="your display name (you take the first human seat)"
+    )
     move_seconds: float | None = Field(None, description="time per decision (a bot plays it then)")
     game_seconds: float | None = Field(None, description="time per seat for the whole game")
     rated: bool = Field(False, description="count the game for the accounts' ratings")
@@ -62,17 +96,17 @@ class NewTable(StrictBody):
 
 
 class StandIn(StrictBody):
-    bot: str = Field("medium", description="the level of the bot that plays for the seat")
+    bot: BotLevel = Field("medium", description="the level of the bot that plays for the seat")
 
 
 class Credentials(StrictBody):
-    name: str = Field(min_length=1, max_length=40)
-    password: str = Field(min_length=1, max_length=200)
+    name: DisplayName = Field(min_length=1, max_length=40)
+    password: Password = Field(min_length=1, max_length=200)
 
 
 class Join(StrictBody):
-    name: str | None = None
-    token: str | None = Field(None, description="the invitation of a seat")
+    name: DisplayName | None = None
+    token: Invitation | None = Field(None, description="the invitation of a seat")
     seat: int | None = None
 
 
@@ -82,7 +116,7 @@ class Action(StrictBody):
 
 
 class Me(StrictBody):
-    name: str
+    name: DisplayName
 
 
 @lobby.get("/games")
