@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.models import UserRow
 from kingdomkit.server.ratings import USER_PREFIX
-from kingdomkit.server.text import check_account_name, clean_name, name_key
+from kingdomkit.server.text import check_account_name, clean_account_name, name_key
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
@@ -34,7 +34,7 @@ class Accounts:
     def register(self, name: str, password: str) -> str:
         """A new account's identity; RefusedError if the name mixes scripts (422), or is
         taken or reads like the name of another account (409)."""
-        name = clean_name(name)
+        name = clean_account_name(name)
         check_account_name(name)
         check_password(password)
         key = name_key(name)
@@ -54,7 +54,7 @@ class Accounts:
     def login(self, name: str, password: str) -> str:
         """The identity of the account; RefusedError (the same for both) if the name is
         unknown or the password wrong."""
-        name = clean_name(name)  # as it was stored: NFKC, spaces tidied
+        name = clean_account_name(name)  # as it was stored: NFKC, spaces tidied
         with Session(self.engine) as session:
             user = session.scalar(select(UserRow).where(UserRow.name == name))
         try:

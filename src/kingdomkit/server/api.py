@@ -22,7 +22,13 @@ from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server.live import FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX
 from kingdomkit.server.service import Tables
-from kingdomkit.server.text import TOKEN_LIMIT, clean_name, clean_password, clean_word
+from kingdomkit.server.text import (
+    TOKEN_LIMIT,
+    clean_account_name,
+    clean_name,
+    clean_password,
+    clean_word,
+)
 
 lobby = APIRouter(prefix="/api", tags=["lobby"])
 play = APIRouter(prefix="/api/tables", tags=["play"])
@@ -68,6 +74,7 @@ def word(what: str) -> BeforeValidator:
 
 
 DisplayName = Annotated[str, text_rule(clean_name)]
+AccountName = Annotated[str, text_rule(clean_account_name)]
 Password = Annotated[str, text_rule(clean_password)]
 GameName = Annotated[str, word("a game's name")]
 OptionName = Annotated[str, word("an option's name")]
@@ -100,7 +107,7 @@ class StandIn(StrictBody):
 
 
 class Credentials(StrictBody):
-    name: DisplayName = Field(min_length=1, max_length=40)
+    name: AccountName = Field(min_length=1, max_length=40)
     password: Password = Field(min_length=1, max_length=200)
 
 
@@ -165,14 +172,14 @@ async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
 @lobby.post("/accounts", status_code=201)
 async def register(request: Request, body: Credentials) -> dict[str, Any]:
     """Make an account and sign in; the seats you took as a guest become the account's."""
-    name = clean_name(body.name)
+    name = clean_account_name(body.name)
     holder = await asyncio.to_thread(request.app.state.accounts.register, name, body.password)
     return await signed_in(request, holder, name)
 
 
 @lobby.post("/login")
 async def login(request: Request, body: Credentials) -> dict[str, Any]:
-    name = clean_name(body.name)
+    name = clean_account_name(body.name)
     holder = await asyncio.to_thread(request.app.state.accounts.login, name, body.password)
     return await signed_in(request, holder, name)
 

@@ -91,6 +91,11 @@ def clean_name(value: Any) -> str:
     return clean_text(value, "a display name", NAME_LIMIT)
 
 
+def clean_account_name(value: Any) -> str:
+    """An account's name as typed to sign up or in (the scripts are checked at sign up)."""
+    return clean_text(value, "an account name", NAME_LIMIT)
+
+
 def clean_word(value: Any, what: str) -> str:
     """A game's, an option's or a bot's name (looked up afterwards among the known ones)."""
     return clean_text(value, what, WORD_LIMIT)
