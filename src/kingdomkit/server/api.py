@@ -339,6 +339,16 @@ async def record(request: Request, table_id: str) -> dict[str, Any]:
     return make_record(table.game, None, names, [a for _, a in table.actions])
 
 
+def parsed(text: str | None) -> dict[str, Any]:
+    """A WebSocket message as a JSON object, or {} (refused with a reason) for anything else:
+    a binary frame, not JSON, nested too deeply for the parser, not an object."""
+    try:
+        message = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
 @sockets.websocket("/ws/tables/{table_id}")
 async def live(socket: WebSocket, table_id: str) -> None:
     """Views as they change; actions may be sent here too ({"action": id, "version": v})."""
@@ -355,13 +365,10 @@ async def live(socket: WebSocket, table_id: str) -> None:
     try:
         await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
         while True:
-            text = await socket.receive_text()
-            try:
-                message = json.loads(text)
-                if not isinstance(message, dict):
-                    raise ValueError
-            except ValueError:
-                message = {}
+            incoming = await socket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(incoming.get("code", 1000))
+            message = parsed(incoming.get("text"))
             try:
                 if "action" not in message or "version" not in message:
                     raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")
