@@ -31,6 +31,7 @@ HOSTILE = {
     "escape": ("\x1b", "U+001B"),
     "zero-width joiner": ("\u200d", "U+200D"),
     "bidi override": ("\u202e", "U+202E"),
+    "hangul filler": ("\u3164", "U+3164"),  # a letter that shows nothing
 }
 NEVER_IN_PASSWORDS = ("nul", "surrogate", "escape")
 

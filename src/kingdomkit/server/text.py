@@ -9,7 +9,9 @@ sent back, so that the two databases see the same text and refuse nothing themse
                          newline, DEL, C1); Cs lone surrogates
     names and words      also Cf format characters (zero-width   NFKC; runs of spaces become one
                          joiner, bidi overrides, soft hyphen),   space, none at the ends; 1 to a
-                         Co private use, Cn unassigned           limit of characters
+                         Co private use, Cn unassigned, and      limit of characters
+                         blank letters (Hangul fillers, braille
+                         blank, combining grapheme joiner)
     account names        also a mix of scripts (UTS #39 "highly  a look-alike key (`name_key`),
                          restrictive": one script, or Latin      unique among accounts
                          with Han and kana, Bopomofo or Hangul)
@@ -44,6 +46,9 @@ HIDDEN = {
     "Co": "private-use characters",
     "Cn": "unassigned characters",
 }
+# Letters, marks and signs that show nothing, the stuff of blank-looking names: the Hangul
+# fillers, the braille blank, the combining grapheme joiner.
+BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")
 # Scripts that are part of every script (digits, punctuation, combining marks), and the
 # mixes that UTS #39's "highly restrictive" level allows besides a single script.
 ANY_SCRIPT = {"COMMON", "INHERITED"}
@@ -56,11 +61,14 @@ ID_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 LEFT_TO_RIGHT_MARK = "\u200e"  # wraps right-to-left glyphs in the library's table
 
 
-def refuse_characters(text: str, what: str, refused: dict[str, str]) -> None:
+def refuse_characters(
+    text: str, what: str, refused: dict[str, str], blank: frozenset[str] = frozenset()
+) -> None:
     """RefusedError(422) naming `what` if `text` holds a character of a category in `refused`
-    (the character itself is not echoed: it may be unprintable or unencodable)."""
+    or one of `blank` (the character itself is not echoed: it may be unprintable or
+    unencodable)."""
     for char in text:
-        reason = refused.get(unicodedata.category(char))
+        reason = "blank characters" if char in blank else refused.get(unicodedata.category(char))
         if reason is not None:
             raise RefusedError(422, f"{what} may not hold {reason}: it holds U+{ord(char):04X}")
 
@@ -73,9 +81,9 @@ def clean_text(value: Any, what: str, limit: int, cut: bool = False) -> str:
         raise RefusedError(422, f"{what} must be text")
     if len(value) > TYPED_LIMIT * limit and not cut:
         raise RefusedError(422, f"{what} has at most {limit} characters")  # before looking
-    refuse_characters(value, what, HIDDEN)
+    refuse_characters(value, what, HIDDEN, BLANK)
     text = unicodedata.normalize("NFKC", value)
-    refuse_characters(text, what, HIDDEN)
+    refuse_characters(text, what, HIDDEN, BLANK)
     text = " ".join(text.split())
     if not text:
         raise RefusedError(422, f"{what} is needed")
