@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.models import UserRow
 from kingdomkit.server.ratings import USER_PREFIX
+from kingdomkit.server.text import check_account_name, clean_account_name, name_key
 
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200
@@ -31,16 +32,24 @@ class Accounts:
         self.engine = engine
 
     def register(self, name: str, password: str) -> str:
-        """A new account's identity; RefusedError if the name is taken."""
+        """A new account's identity; RefusedError if the name mixes scripts (422), or is
+        taken or reads like the name of another account (409)."""
+        name = clean_account_name(name)
+        check_account_name(name)
         check_password(password)
+        key = name_key(name)
         try:
             with Session(self.engine) as session, session.begin():
-                user = UserRow(name=name, password_hash=HASHER.hash(password))
+                alike = session.scalar(select(UserRow.name).where(UserRow.name_key == key))
+                if alike is not None:
+                    taken = "is taken" if alike == name else "is too much like an existing name"
+                    raise RefusedError(409, f"the name {name!r} {taken}")
+                user = UserRow(name=name, name_key=key, password_hash=HASHER.hash(password))
                 session.add(user)
                 session.flush()
                 return f"{USER_PREFIX}{user.id}"
-        except IntegrityError:
-            raise RefusedError(409, f"the name {name!r} is taken") from None
+        except IntegrityError:  # made meanwhile
+            raise RefusedError(409, f"the name {name!r} is taken or too much like one") from None
 
     def change_password(self, user: int, current: str, new: str) -> None:
         """Set a new password for account `user`, who must give the current one."""
@@ -58,6 +67,7 @@ class Accounts:
     def login(self, name: str, password: str) -> str:
         """The identity of the account; RefusedError (the same for both) if the name is
         unknown or the password wrong."""
+        name = clean_account_name(name)  # as it was stored: NFKC, spaces tidied
         with Session(self.engine) as session:
             user = session.scalar(select(UserRow).where(UserRow.name == name))
         try:

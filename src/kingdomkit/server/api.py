@@ -10,18 +10,27 @@ import asyncio
 import contextlib
 import json
 import secrets
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
 
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.live import FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX, user_id
-from kingdomkit.server.service import Tables, clean_name
+from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import SECRET_KEY, Sessions, digest
+from kingdomkit.server.text import (
+    TOKEN_LIMIT,
+    clean_account_name,
+    clean_name,
+    clean_password,
+    clean_word,
+)
 
 lobby = APIRouter(prefix="/api", tags=["lobby"])
 play = APIRouter(prefix="/api/tables", tags=["play"])
@@ -42,21 +51,53 @@ def tables_of(request: Request | WebSocket) -> Tables:
 
 class StrictBody(BaseModel):
     """A request body: a field the API does not know is refused (422 naming it), not ignored,
-    so that a misspelt option never silently falls back to a default."""
+    so that a misspelt option never silently falls back to a default; and a value of another
+    type is refused, not converted (`true`, `1.0` or `"1"` is not action 1, as on the
+    WebSocket)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def text_rule(check: Callable[[Any], str]) -> BeforeValidator:
+    """A rule of kingdomkit.server.text as a check of a body's field: its refusal is a 422
+    naming the field, with the rule's reason."""
+
+    def checked(value: Any) -> str:
+        try:
+            return check(value)
+        except RefusedError as refused:
+            raise PydanticCustomError("text", "{reason}", {"reason": str(refused)}) from None
+
+    return BeforeValidator(checked)
+
+
+def word(what: str) -> BeforeValidator:
+    return text_rule(lambda value: clean_word(value, what))
+
+
+DisplayName = Annotated[str, text_rule(clean_name)]
+AccountName = Annotated[str, text_rule(clean_account_name)]
+Password = Annotated[str, text_rule(clean_password)]
+GameName = Annotated[str, word("a game's name")]
+OptionName = Annotated[str, word("an option's name")]
+BotLevel = Annotated[str, word("a bot's level")]
+Invitation = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$", max_length=TOKEN_LIMIT)]
 
 
 class SeatSpec(StrictBody):
     kind: Literal["human", "bot"]
-    bot: str | None = Field(None, description="a level: easy, medium, hard, expert (or random)")
+    bot: BotLevel | None = Field(
+        None, description="a level: easy, medium, hard, expert (or random)"
+    )
 
 
 class NewTable(StrictBody):
-    game: str = Field(description="kingdomino, queendomino or kingdoms")
-    options: dict[str, bool | int] = Field(default_factory=dict, description="e.g. harmony")
+    game: GameName = Field(description="kingdomino, queendomino or kingdoms")
+    options: dict[OptionName, bool | int] = Field(default_factory=dict, description="e.g. harmony")
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
-    name: str | None = Field(None, description="your display name (you take the first human seat)")
+    name: DisplayName | None = Field(
+        None, description="your display name (you take the first human seat)"
+    )
     move_seconds: float | None = Field(None, description="time per decision (a bot plays it then)")
     game_seconds: float | None = Field(None, description="time per seat for the whole game")
     rated: bool = Field(False, description="count the game for the accounts' ratings")
@@ -64,22 +105,22 @@ class NewTable(StrictBody):
 
 
 class StandIn(StrictBody):
-    bot: str = Field("medium", description="the level of the bot that plays for the seat")
+    bot: BotLevel = Field("medium", description="the level of the bot that plays for the seat")
 
 
 class Credentials(StrictBody):
-    name: str = Field(min_length=1, max_length=40)
-    password: str = Field(min_length=1, max_length=200)
+    name: AccountName = Field(min_length=1, max_length=40)
+    password: Password = Field(min_length=1, max_length=200)
 
 
 class NewPassword(StrictBody):
-    current: str = Field(min_length=1, max_length=200, description="your password now")
-    new: str = Field(min_length=1, max_length=200, description="the password from now on")
+    current: Password = Field(min_length=1, max_length=200, description="your password now")
+    new: Password = Field(min_length=1, max_length=200, description="the password from now on")
 
 
 class Join(StrictBody):
-    name: str | None = None
-    token: str | None = Field(None, description="the invitation of a seat")
+    name: DisplayName | None = None
+    token: Invitation | None = Field(None, description="the invitation of a seat")
     seat: int | None = None
 
 
@@ -89,7 +130,7 @@ class Action(StrictBody):
 
 
 class Me(StrictBody):
-    name: str
+    name: DisplayName
 
 
 @lobby.get("/games")
@@ -149,14 +190,14 @@ async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
 @lobby.post("/accounts", status_code=201)
 async def register(request: Request, body: Credentials) -> dict[str, Any]:
     """Make an account and sign in; the seats you took as a guest become the account's."""
-    name = clean_name(body.name)
+    name = clean_account_name(body.name)
     holder = await asyncio.to_thread(request.app.state.accounts.register, name, body.password)
     return await signed_in(request, holder, name)
 
 
 @lobby.post("/login")
 async def login(request: Request, body: Credentials) -> dict[str, Any]:
-    name = clean_name(body.name)
+    name = clean_account_name(body.name)
     holder = await asyncio.to_thread(request.app.state.accounts.login, name, body.password)
     return await signed_in(request, holder, name)
 
@@ -344,6 +385,16 @@ async def record(request: Request, table_id: str) -> dict[str, Any]:
     return made
 
 
+def parsed(text: str | None) -> dict[str, Any]:
+    """A WebSocket message as a JSON object, or {} (refused with a reason) for anything else:
+    a binary frame, not JSON, nested too deeply for the parser, not an object."""
+    try:
+        message = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
 @sockets.websocket("/ws/tables/{table_id}")
 async def live(socket: WebSocket, table_id: str) -> None:
     """Views as they change; actions may be sent here too ({"action": id, "version": v})."""
@@ -362,13 +413,10 @@ async def live(socket: WebSocket, table_id: str) -> None:
     try:
         await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
         while True:
-            text = await socket.receive_text()
-            try:
-                message = json.loads(text)
-                if not isinstance(message, dict):
-                    raise ValueError
-            except ValueError:
-                message = {}
+            incoming = await socket.receive()
+            if incoming["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(incoming.get("code", 1000))
+            message = parsed(incoming.get("text"))
             try:
                 if "action" not in message or "version" not in message:
                     raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")

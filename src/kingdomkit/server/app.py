@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
@@ -97,6 +98,16 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=error.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        # Where and why, without the refused input: it may hold what UTF-8 cannot encode (a
+        # lone surrogate, even in a key of the field's path), which failed the answer with 500.
+        detail = [
+            {"loc": [readable(p) for p in e["loc"]], "msg": readable(e["msg"]), "type": e["type"]}
+            for e in error.errors()
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
+
     app.include_router(api.lobby)
     app.include_router(api.play)
     app.include_router(api.sockets)
@@ -117,3 +128,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         return FileResponse(CLIENT / "index.html")
 
     return app
+
+
+def readable(part: object) -> object:
+    """`part` (of a field's path, or a message) as UTF-8 can encode it: a surrogate becomes
+    its escape."""
+    if isinstance(part, str):
+        return part.encode("utf-8", "backslashreplace").decode("utf-8")
+    return part

@@ -37,9 +37,16 @@ from kingdomkit.server.live import (
     Seat,
 )
 from kingdomkit.server.store import Store
+from kingdomkit.server.text import (
+    NAME_LIMIT,
+    TABLE_ID_LIMIT,
+    TOKEN_LIMIT,
+    clean_name,
+    clean_text,
+    could_be_id,
+)
 
 log = logging.getLogger("kingdomkit.server")
-NAME_LIMIT = 40
 MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 # The stand-in another seated person puts on a seat whose holder left: not their choice, so
@@ -50,16 +57,6 @@ RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobo
 HINT_ANALYST = "mcts:time=1"  # a hint's search
 KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is reloaded
 REVIEW_ANALYST = "mcts:time=0.3"  # the search per decision of a post-game review
-
-
-def clean_name(name: Any) -> str:
-    """A display name with its spaces tidied; RefusedError if empty or too long."""
-    text = " ".join(name.split()) if isinstance(name, str) else ""
-    if not text:
-        raise RefusedError(422, "a display name is needed")
-    if len(text) > NAME_LIMIT:
-        raise RefusedError(422, f"a display name has at most {NAME_LIMIT} characters")
-    return text
 
 
 def checked_bot(bot: Any) -> str:
@@ -144,6 +141,8 @@ class Tables:
         raise RefusedError(422, f"seat {index}: kind is 'human' or 'bot', not {kind!r}")
 
     async def get(self, table_id: str) -> LiveTable:
+        if not could_be_id(table_id, TABLE_ID_LIMIT):
+            raise RefusedError(404, "no table has this id")  # not worth asking the database
         table = self.live.get(table_id)
         if table is not None:
             self.live.move_to_end(table_id)
@@ -209,6 +208,8 @@ class Tables:
         if table.status == FINISHED:
             raise RefusedError(409, "the game is over")
         if token is not None:
+            if not could_be_id(token, TOKEN_LIMIT):  # compare_digest takes only ASCII
+                raise RefusedError(404, "this invitation is not for this table")
             seat = next((s for s in table.seats if secrets.compare_digest(s.token, token)), None)
             if seat is None:
                 raise RefusedError(404, "this invitation is not for this table")
@@ -314,9 +315,13 @@ class Tables:
         for action in replayed.actions:
             pairs.append((game.current_player(state), action))
             state = game.apply(state, action)
-        names = record["players"]
+        # cut rather than refused when long: `kingdomkit simulate` names seats by bot spec
+        names = [
+            clean_text(name, f"the record's name of seat {i}", NAME_LIMIT, cut=True)
+            for i, name in enumerate(record["players"])
+        ]
         seats = [
-            Seat(i, HUMAN, None, str(name)[:NAME_LIMIT], RECORD_HOLDER, secrets.token_urlsafe(16))
+            Seat(i, HUMAN, None, name, RECORD_HOLDER, secrets.token_urlsafe(16))
             for i, name in enumerate(names)
         ]
         table = LiveTable(
