@@ -1,0 +1,36 @@
+"""The schema's data migrations: accounts made before look-alike keys existed get theirs, so
+that a new name cannot read like an old one either."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+
+from kingdomkit.server.app import ServerConfig, create_app
+from kingdomkit.server.database import MIGRATIONS, open_engine
+
+
+def test_old_accounts_get_their_look_alike_keys(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = sa.create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with old.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")  # as a server before the keys left it
+        connection.execute(
+            sa.text("INSERT INTO users (name, password_hash) VALUES ('Ace', 'x'), ('ACE', 'y')")
+        )
+    with open_engine(url).connect() as connection:
+        keys = connection.execute(sa.text("SELECT name, name_key FROM users ORDER BY id")).all()
+    assert keys == [("Ace", "ace"), ("ACE", None)]  # the older account keeps the key
+
+    with TestClient(create_app(ServerConfig(url, "secret"))) as client:
+        answer = client.post(
+            "/api/accounts", json={"name": "\u0410\u0441\u0435", "password": "plum orchard at dusk 7"}
+        )  # Cyrillic letters that read "Ace"
+        assert answer.status_code == 409 and "like" in answer.json()["detail"]
