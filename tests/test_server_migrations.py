@@ -30,7 +30,7 @@ def test_old_accounts_get_their_look_alike_keys(tmp_path: Path) -> None:
     assert keys == [("Ace", "ace"), ("ACE", None)]  # the older account keeps the key
 
     with TestClient(create_app(ServerConfig(url, "secret"))) as client:
-        answer = client.post(
-            "/api/accounts", json={"name": "\u0410\u0441\u0435", "password": "plum orchard at dusk 7"}
-        )  # Cyrillic letters that read "Ace"
+        cyrillic = "\u0410\u0441\u0435"  # reads "Ace"
+        body = {"name": cyrillic, "password": "plum orchard at dusk 7"}
+        answer = client.post("/api/accounts", json=body)
         assert answer.status_code == 409 and "like" in answer.json()["detail"]
