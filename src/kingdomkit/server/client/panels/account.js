@@ -84,7 +84,7 @@
       refuse("");
       location.reload();
     } catch (e) {
-      const words = e.status === 409 ? `The name “${name}” is taken: choose another one, or sign in if it is yours.`
+      const words = e.status === 409 ? `${e.message} Choose another name, or sign in if it is yours.`
         : e.status === 401 ? "Unknown name or wrong password." : e.message;
       refuse(words);
       $("account-password").select();
