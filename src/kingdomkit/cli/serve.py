@@ -3,6 +3,8 @@
 Data (the SQLite database and the key that signs session cookies) lives in `--data`
 (default: $XDG_DATA_HOME/kingdomkit, else ~/.local/share/kingdomkit); `--database URL` or
 KINGDOMKIT_DATABASE chooses another database, e.g. postgresql+psycopg://user@host/kingdomkit.
+Each limit on what one visitor may ask (`--limit-...`, see --help) can also be set by the
+environment (KINGDOMKIT_LIMIT_...).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.server import limits
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
@@ -47,6 +50,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="the server is reached over HTTPS (behind a proxy): session cookies are Secure",
     )
+    limits.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -80,7 +84,17 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise ServeError(f"cannot use the data folder {data}: {error.strerror}") from None
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
-    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https)
+    try:
+        chosen = limits.from_arguments(args, os.environ)
+    except ValueError as error:
+        raise ServeError(str(error)) from None
+    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https, chosen)
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
-    uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=chosen.socket_message_bytes,
+    )
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -21,6 +21,7 @@ from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.hub import Hub
+from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.service import Tables
 from kingdomkit.server.store import Store
@@ -36,6 +37,7 @@ class ServerConfig:
     secret: str  # signs the session cookies
     bot_workers: int = 1
     secure_cookies: bool = False  # True behind HTTPS
+    limits: Limits = field(default_factory=Limits)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -44,7 +46,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         engine = open_engine(config.database)
         tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
         app.state.tables = tables
-        app.state.accounts = Accounts(engine)
+        limits = config.limits
+        app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         await tables.resume()
         # A full collection walks every object of every table in memory, which stalled the
         # event loop for tens of milliseconds under load (docs/benchmarks.md): what exists at
@@ -55,6 +58,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             await tables.close()
+            app.state.accounts.close()
             engine.dispose()
 
     app = FastAPI(
@@ -71,10 +75,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         same_site="lax",
         https_only=config.secure_cookies,
     )
+    app.add_middleware(BodyLimit, limits=config.limits)  # outermost: before anything reads
+    app.state.guard = Guard(config.limits)
 
     @app.exception_handler(RefusedError)
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=error.status)
+        headers = getattr(error, "headers", None)  # Retry-After of a limit
+        return JSONResponse({"detail": str(error)}, status_code=error.status, headers=headers)
 
     app.include_router(api.lobby)
     app.include_router(api.play)
