@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         chosen = limits.from_arguments(args, os.environ)
     except ValueError as error:
         raise ServeError(str(error)) from None
-    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https, chosen)
+    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https, limits=chosen)
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
     uvicorn.run(
         create_app(config),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import zxcvbn
 from argon2 import PasswordHasher
@@ -44,12 +44,13 @@ DECOY_HASH = HASHER.hash("not a password of anyone")
 T = TypeVar("T")
 
 
-def check_password(password: str, name: str) -> None:
+def check_password(password: str, name: str | None = None) -> None:
     """RefusedError (422, with the reason and advice) if `password` is too short, too long,
-    common or easily guessed (from its name too)."""
+    common or easily guessed (from the account's name too). Slow for a long password: call
+    it on the password threads (`Accounts.run`)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise RefusedError(422, f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
-    judged = zxcvbn.zxcvbn(password[:GUESSED_CHARACTERS], user_inputs=[name])
+    judged = zxcvbn.zxcvbn(password[:GUESSED_CHARACTERS], user_inputs=[name] if name else [])
     if judged["score"] < PASSWORD_SCORE:
         feedback = judged["feedback"]
         advice = [feedback["warning"], *feedback["suggestions"]]
@@ -64,9 +65,9 @@ class Accounts:
         self.most = workers + queue  # password checks running or waiting
         self.taken = 0
 
-    async def _run(self, work: Callable[..., T], *args: str) -> T:
-        """`work` on the password threads; LimitedError at once if they and their queue are
-        full."""
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """`work` on the password threads (any work that hashes or checks a password);
+        LimitedError at once if they and their queue are full."""
         if self.taken >= self.most:
             raise LimitedError("the server is busy checking other passwords", BUSY_RETRY)
         loop = asyncio.get_running_loop()
@@ -80,12 +81,12 @@ class Accounts:
 
     async def register(self, name: str, password: str) -> str:
         """A new account's identity; RefusedError if the name is taken or the password weak."""
-        return await self._run(self._register, name, password)
+        return await self.run(self._register, name, password)
 
     async def login(self, name: str, password: str) -> str:
         """The identity of the account; RefusedError (the same for both) if the name is
         unknown or the password wrong."""
-        return await self._run(self._login, name, password)
+        return await self.run(self._login, name, password)
 
     def close(self) -> None:
         self.hashing.shutdown(wait=False, cancel_futures=True)

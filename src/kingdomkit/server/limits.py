@@ -135,12 +135,13 @@ class LimitedError(RefusedError):
 
 
 def address(connection: HTTPConnection) -> str:
-    """The caller's network address: the peer's, or the one a trusted proxy forwarded
-    (uvicorn's --proxy-headers and --forwarded-allow-ips decide which)."""
+    """The caller's network address: the peer's, or the one a trusted proxy forwarded (the
+    proxy settings uvicorn is run with decide whom X-Forwarded-For is believed from)."""
     return connection.client.host if connection.client else "unknown"
 
 
 PER = {"minute": "a minute", "hour": "an hour"}
+NAME, ADDRESS = "sign-in name", "sign-in address"  # the two counts of sign-ins
 
 
 class Guard:
@@ -190,24 +191,21 @@ class Guard:
         """Count a sign-in as `name` from `at` before its password is checked (a success then
         clears the name's count); LimitedError, with the wait of the longest tier spent, when
         the name has failed or the address tried too often."""
-        checks = [(item, name.casefold(), "this account") for item in self.login_failures]
-        checks += [(item, "@" + at, "your network address") for item in self.address_logins]
-        spent = [(item, key, whom) for item, key, whom in checks if not self._free(item, key)]
+        checks = [(item, NAME, name.casefold()) for item in self.login_failures]
+        checks += [(item, ADDRESS, at) for item in self.address_logins]
+        spent = [check for check in checks if not self.limiter.test(*check)]
         if spent:
-            item, key, whom = max(spent, key=lambda s: self._wait(s[0], "login", s[1]))
+            item, *keys = max(spent, key=lambda check: self._wait(*check))
+            whom = "this account" if keys[0] == NAME else "your network address"
             raise LimitedError(
-                f"too many sign-ins for {whom} (at most {item})",
-                self._wait(item, "login", key),
+                f"too many sign-ins for {whom} (at most {item})", self._wait(item, *keys)
             )
-        for item, key, _ in checks:
-            self.limiter.hit(item, "login", key)
-
-    def _free(self, item: RateLimitItem, key: str) -> bool:
-        return self.limiter.test(item, "login", key)
+        for check in checks:
+            self.limiter.hit(*check)
 
     def signed_in(self, name: str) -> None:
         for item in self.login_failures:
-            self.limiter.clear(item, "login", name.casefold())
+            self.limiter.clear(item, NAME, name.casefold())
 
     # -- at once ---------------------------------------------------------------------------
     def new_table(
@@ -219,6 +217,8 @@ class Guard:
         limits = self.limits
         if bots_only and not account:
             raise RefusedError(403, "tables of bots only are for accounts: sign in first")
+        if bots_only and limits.bot_tables == 0:
+            raise RefusedError(403, "this server has no tables of bots only")
         mine = [t for t in live.values() if t.owner == holder and not t.finished]
         if bots_only:
             running = [t for t in mine if all(s.kind == BOT for s in t.seats)]
@@ -233,8 +233,9 @@ class Guard:
                 f"you have {len(mine)} unfinished tables, the most allowed (finish one first)",
                 AT_ONCE_RETRY,
             )
-        ids = {i for i in self.tables_from[at] if i in live and not live[i].finished}
-        self.tables_from[at] = ids
+        ids = {i for i in self.tables_from.pop(at, ()) if i in live and not live[i].finished}
+        if ids:
+            self.tables_from[at] = ids
         if len(ids) >= limits.address_open_tables:
             raise LimitedError(
                 f"your network address has {len(ids)} unfinished tables, the most allowed",
