@@ -3,6 +3,8 @@
 Data (the SQLite database and the key that signs session cookies) lives in `--data`
 (default: $XDG_DATA_HOME/kingdomkit, else ~/.local/share/kingdomkit); `--database URL` or
 KINGDOMKIT_DATABASE chooses another database, e.g. postgresql+psycopg://user@host/kingdomkit.
+Each limit on what one visitor may ask (`--limit-...`, see --help) can also be set by the
+environment (KINGDOMKIT_LIMIT_...).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.server import limits
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
@@ -66,6 +69,7 @@ def add_parser(subparsers: Any) -> None:
         help="an origin whose pages may act here, e.g. https://play.example.org (repeatable; "
         f"{ORIGINS_ENV}); default: the address the request was sent to",
     )
+    limits.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -120,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
             args.https,
             origins=tuple(normal_origin(o) for o in origins),
             local_only=is_loopback(args.host),
+            limits=limits.from_arguments(args, os.environ),
         )
     except ValueError as error:
         raise ServeError(str(error)) from None
@@ -137,5 +142,6 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
+        ws_max_size=config.limits.socket_message_bytes,
     )
     return 0

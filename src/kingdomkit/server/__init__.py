@@ -11,5 +11,6 @@ it, sends every seat only its own view, and has bots play in worker processes.
     bots.py       bot moves in worker processes
     hub.py        the WebSocket connections of each table
     service.py    the lobby and the tables: creating, joining, acting, bots' turns
+    limits.py     what one visitor may ask: body sizes, rates and counts (429, 413)
     api.py        the HTTP and WebSocket routes; app.py builds the application
 """

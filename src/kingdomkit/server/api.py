@@ -20,7 +20,8 @@ from pydantic_core import PydanticCustomError
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server.accounts import Accounts
-from kingdomkit.server.live import FINISHED, Clock, RefusedError
+from kingdomkit.server.limits import Guard, address
+from kingdomkit.server.live import BOT, FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX, user_id
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import SECRET_KEY, Sessions, digest
@@ -47,6 +48,11 @@ def identity(session: dict[str, Any]) -> str:
 def tables_of(request: Request | WebSocket) -> Tables:
     tables: Tables = request.app.state.tables
     return tables
+
+
+def guard_of(request: Request | WebSocket) -> Guard:
+    guard: Guard = request.app.state.guard
+    return guard
 
 
 class StrictBody(BaseModel):
@@ -191,14 +197,19 @@ async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
 async def register(request: Request, body: Credentials) -> dict[str, Any]:
     """Make an account and sign in; the seats you took as a guest become the account's."""
     name = clean_account_name(body.name)
-    holder = await asyncio.to_thread(request.app.state.accounts.register, name, body.password)
+    guard_of(request).spend("accounts", "hour", None, address(request))
+    holder = await request.app.state.accounts.register(name, body.password)
     return await signed_in(request, holder, name)
 
 
 @lobby.post("/login")
 async def login(request: Request, body: Credentials) -> dict[str, Any]:
+    """Sign in. Failed sign-ins are limited per account name and per address, in tiers
+    (e.g. 5 a minute, 20 an hour, 100 a day): beyond, 429 with the seconds to wait."""
     name = clean_account_name(body.name)
-    holder = await asyncio.to_thread(request.app.state.accounts.login, name, body.password)
+    guard_of(request).login(name, address(request))
+    holder = await request.app.state.accounts.login(name, body.password)
+    guard_of(request).signed_in(name)
     return await signed_in(request, holder, name)
 
 
@@ -223,7 +234,10 @@ async def change_password(request: Request, body: NewPassword) -> dict[str, Any]
     if user is None or not isinstance(secret, str):
         raise RefusedError(403, "sign in to change your password")
     accounts: Accounts = request.app.state.accounts
-    await asyncio.to_thread(accounts.change_password, user, body.current, body.new)
+    name = str(request.session.get("name", ""))
+    guard_of(request).login(name, address(request))  # guessing the current one is throttled
+    await accounts.change_password(user, body.current, body.new)
+    guard_of(request).signed_in(name)
     ended = await asyncio.to_thread(sessions_of(request).end_others, user, secret)
     for key in ended:
         await tables_of(request).hub.close_session(key)
@@ -242,6 +256,7 @@ async def leaderboard(request: Request, game: str) -> list[dict[str, Any]]:
 async def upload(request: Request, record: dict[str, Any]) -> dict[str, Any]:
     """Upload a finished game's record (the engines' format): it becomes a finished table,
     to replay and to review."""
+    guard_of(request).spend("uploads", "hour", identity(request.session), address(request))
     table = await tables_of(request).upload(record)
     return {"table": table.id, "steps": len(table.decisions)}
 
@@ -263,9 +278,13 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
         request.session["name"] = clean_name(name)
     seats = [seat.model_dump(exclude_none=True) for seat in body.seats]
     clock = Clock(body.move_seconds, body.game_seconds)
+    bots_only = all(seat.kind == BOT for seat in body.seats)
+    account, at = holder.startswith(USER_PREFIX), address(request)
+    guard_of(request).new_table(tables_of(request).live, holder, at, bots_only, account)
     table, mine = await tables_of(request).create(
         body.game, body.options, seats, holder, name or "guest", clock, body.rated, body.hints
     )
+    guard_of(request).table_made(table.id, at)
     return {
         "table": table.id,
         "seat": mine,
@@ -337,13 +356,18 @@ async def take_back(request: Request, table_id: str, index: int) -> dict[str, An
 async def advice(request: Request, table_id: str) -> list[dict[str, Any]]:
     """Your legal actions, best first, with the expected final points an analysing search
     gives each from your view (tables with hints on, on your turn; about a second)."""
-    return await tables_of(request).hint(table_id, request.session.get("id"))
+    holder = request.session.get("id")
+    guard_of(request).spend("hints", "minute", holder, address(request))
+    return await tables_of(request).hint(table_id, holder)
 
 
 @play.post("/{table_id}/review", status_code=202)
 async def ask_review(request: Request, table_id: str) -> dict[str, Any]:
     """Start grading every decision of the finished game (as `kingdomkit analyze`); the
     result appears at GET .../review."""
+    table = await tables_of(request).get(table_id)
+    if table.finished and table.review is None and not table.reviewing:
+        guard_of(request).spend("reviews", "hour", identity(request.session), address(request))
     table = await tables_of(request).start_review(table_id)
     return {"ready": table.review is not None}
 
@@ -400,9 +424,23 @@ async def live(socket: WebSocket, table_id: str) -> None:
     """Views as they change; actions may be sent here too ({"action": id, "version": v})."""
     tables = tables_of(socket)
     await socket.accept()
-    holder = socket.session.get("id")
+    holder, at = socket.session.get("id"), address(socket)
     secret = socket.session.get(SECRET_KEY)
     session = digest(secret) if isinstance(secret, str) else None
+    too_many = guard_of(socket).open_socket(holder, at)
+    if too_many is not None:
+        await socket.send_json({"type": "error", "status": 429, "detail": too_many})
+        await socket.close(code=4429, reason="too many connections")
+        return
+    try:
+        await _live(socket, tables, table_id, holder, session)
+    finally:
+        guard_of(socket).close_socket(holder, at)
+
+
+async def _live(
+    socket: WebSocket, tables: Tables, table_id: str, holder: str | None, session: str | None
+) -> None:
     try:
         table = await tables.settled(table_id)
     except RefusedError as refused:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -24,6 +24,7 @@ from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.guard import OriginCheck, SecurityHeaders
 from kingdomkit.server.hub import Hub
+from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import EndedSessions, Sessions
@@ -50,6 +51,7 @@ class ServerConfig:
     secure_cookies: bool = False  # True behind HTTPS
     origins: tuple[str, ...] = ()  # the origins that may act (none given: the request's host)
     local_only: bool = False  # served on loopback: only loopback host names are answered
+    limits: Limits = field(default_factory=Limits)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -58,7 +60,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         engine = open_engine(config.database)
         tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
         app.state.tables = tables
-        app.state.accounts = Accounts(engine)
+        limits = config.limits
+        app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine)
         await tables.resume()
         # A full collection walks every object of every table in memory, which stalled the
@@ -70,6 +73,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             await tables.close()
+            app.state.accounts.close()
             engine.dispose()
 
     app = FastAPI(
@@ -91,12 +95,15 @@ def create_app(config: ServerConfig) -> FastAPI:
         same_site="lax",
         https_only=config.secure_cookies,
     )
+    app.add_middleware(BodyLimit, limits=config.limits)  # before anything reads a body
     app.add_middleware(OriginCheck, origins=config.origins, loopback=config.local_only)
-    app.add_middleware(SecurityHeaders, https=config.secure_cookies)
+    app.add_middleware(SecurityHeaders, https=config.secure_cookies)  # on every answer
+    app.state.guard = Guard(config.limits)
 
     @app.exception_handler(RefusedError)
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=error.status)
+        headers = getattr(error, "headers", None)  # Retry-After of a limit
+        return JSONResponse({"detail": str(error)}, status_code=error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -322,6 +322,10 @@ function connect() {
   };
   mine.onclose = (event) => {
     if (socket !== mine || event.code === 4404) return;
+    if (event.code === 4429) { // too many connections: the server's message stays shown
+      setTimeout(() => { if (socket === mine) connect(); }, 15000);
+      return;
+    }
     showError("Connection lost; reconnecting…");
     setTimeout(() => { if (socket === mine) connect(); }, retry);
     retry = Math.min(retry * 2, 8000);
