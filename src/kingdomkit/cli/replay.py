@@ -29,7 +29,13 @@ from typing import Any
 from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
-from kingdomkit.core.record import Replay, parse_record, read_record, replay_record
+from kingdomkit.core.record import (
+    MAX_RECORD_BYTES,
+    Replay,
+    parse_record,
+    read_record,
+    replay_record,
+)
 from kingdomkit.core.registry import GAMES
 
 
@@ -52,7 +58,7 @@ def load_record(path: str) -> dict[str, Any]:
     """The JSON object in `path` (`-`: standard input); RecordError if it is not one."""
     if path != STDIN:
         return read_record(Path(path))
-    return parse_record(read_text(path), display_name(path))
+    return parse_record(read_text(path, MAX_RECORD_BYTES, "a record"), display_name(path))
 
 
 def series(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:

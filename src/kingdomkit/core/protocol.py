@@ -120,6 +120,29 @@ class RecordError(KingdomkitError):
     """A game record that is malformed or breaks a rule; names the event when it can."""
 
 
+SHOWN = 40
+
+
+def excerpt(text: str, limit: int = SHOWN, quoted: bool = True) -> str:
+    """`text` for an error message (quoted unless `quoted` is false), cut after `limit`
+    characters with its length told, so that a huge input is not echoed back whole."""
+    if len(text) <= limit:
+        return repr(text) if quoted else text
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+MOVE_CHARS = 200
+
+
+def check_move_length(text: str) -> None:
+    """Refuse a move longer than any game's longest (a few dozen characters) before reading
+    it, so that no reader meets a 100,000-digit number."""
+    if len(text) > MOVE_CHARS:
+        raise IllegalActionError(
+            f"cannot read {excerpt(text.strip())}: a move is at most {MOVE_CHARS} characters"
+        )
+
+
 class Encoder(Protocol[S_contra]):
     """A game's observation encoder (its encoding.py): what `Game.observe` and friends use."""
 

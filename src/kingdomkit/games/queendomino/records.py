@@ -193,7 +193,9 @@ def _line_actions(game: Queendomino, state: QueendominoState, event: Event) -> l
         raise RecordError(f"this line comes from the {BOX_NAMES[box]} box")
     actions = []
     for number in numbers:
-        if not 1 <= number <= BOX_SIZE or not state.deck >> domino_id(box, number) & 1:
+        if not 1 <= number <= BOX_SIZE:
+            raise RecordError(f"domino {number} does not exist (the box holds 1 to {BOX_SIZE})")
+        if not state.deck >> domino_id(box, number) & 1:
             raise RecordError(f"domino {number} cannot be drawn: it is already out")
         actions.append(domino_id(box, number))
     return actions
