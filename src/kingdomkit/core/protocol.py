@@ -342,6 +342,13 @@ class Game(ABC, Generic[S]):
         """A full state consistent with `player`'s view; games without secrets return it."""
         return state
 
+    def conceal(self, actions: Sequence[int], player: int, rng: random.Random) -> list[int]:
+        """The actions of a game (from the start) with every chance outcome that `player`
+        has not seen drawn again from `rng`, consistently with what they have seen: the
+        history a record may hold when the game stops early and is resumed later (it must
+        give nothing away). Games whose draws are public when made return them unchanged."""
+        return list(actions)
+
     # -- observations for learning (each game's encoding.py; numpy needed) -------------------
     # The layout of `observe`'s arrays; bumped whenever the layout or a meaning changes.
     # 0: the game has no encoding.
