@@ -18,6 +18,7 @@ from kingdomkit.core.record import make_record, replay_record
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.queendomino.dominoes import TOWN
 from kingdomkit.games.queendomino.rules import EMPTY, Queendomino
+from paths import EXAMPLES
 from test_cli_replay import refused, run, write
 from test_cli_score_queendomino import SHIPPED_CSV, corrected_table
 
@@ -333,3 +334,26 @@ def test_buildings_is_refused_for_a_kingdomino_record(
     record = make_record(make_game("kingdomino", {"players": 2}), 1, ["ann", "bob"], [])
     status, _, err = run(capsys, str(write(tmp_path, record)), "--buildings", str(SHIPPED_CSV))
     assert status == 2 and "--buildings is not an option of kingdomino" in err
+
+
+def test_a_teams_outright_win_names_the_team(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = json.loads((EXAMPLES / "queendomino-record-teams.json").read_text(encoding="utf-8"))
+    assert record["result"]["winning_teams"] == [1]  # cyd and dee, alone at the top
+    status, out, _ = run(capsys, str(write(tmp_path, record)), "--quiet")
+    assert status == 0
+    assert "Winner: team cyd & dee" in out
+    assert "shared victory" not in out
+
+
+def test_shared_victory_is_said_only_for_a_real_tie(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A 2-player Kingdomino game between random bots that ends tied after every tie-break.
+    game = make_game("kingdomino", {"players": 2})
+    played = play(game, [make_bot("random")] * 2, 938)
+    assert game.winners(played.final_state) == (0, 1)
+    record = make_record(game, 938, ["ann", "bob"], played.actions)
+    status, out, _ = run(capsys, str(write(tmp_path, record)), "--quiet")
+    assert status == 0 and "Winners (shared victory): ann, bob" in out

@@ -141,13 +141,25 @@ def run(args: argparse.Namespace) -> int:
     scores = ", ".join(f"{names[p]} {plain_number(s)}" for p, s in enumerate(game.scores(state)))
     if finished:
         out.append(f"Final scores: {scores}")
-        winners = [names[p] for p in game.winners(state)]
-        label = "Winner" if len(winners) == 1 else "Winners (shared victory)"
-        out.append(f"{label}: {', '.join(winners)}")
+        out.append(winners_line(game, state, names))
     else:
         out.append(f"Scores so far: {scores}")
     print("\n".join(out))
     return 0
+
+
+def winners_line(game: Game[Any], state: Any, names: Sequence[str]) -> str:
+    """Who won, by side: "Winner: ann", "Winner: team cyd & dee", or "Winners (shared
+    victory): ..." only when more than one side shares the victory."""
+    winners = set(game.winners(state))
+    sides = [side for side in game.teams() if winners & set(side)]
+    labels = [
+        names[side[0]] if len(side) == 1 else "team " + " & ".join(names[p] for p in side)
+        for side in sides
+    ]
+    if len(labels) == 1:
+        return f"Winner: {labels[0]}"
+    return f"Winners (shared victory): {', '.join(labels)}"
 
 
 def with_file_options(args: argparse.Namespace, record: dict[str, Any]) -> dict[str, Any]:

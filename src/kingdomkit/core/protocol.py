@@ -195,6 +195,12 @@ class Game(ABC, Generic[S]):
     def winners(self, state: S) -> tuple[int, ...]:
         """The players sharing the victory at a terminal state, after all tie-breaks."""
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides of this configured game, each the players who win or lose together, in
+        order (Queendomino's Royal Wedding in teams: players 2t and 2t + 1 form side t).
+        Results, margins and ratings count sides, not seats. The default: each player alone."""
+        return tuple((player,) for player in range(self.num_players))
+
     # -- text codec ----------------------------------------------------------------------
     @abstractmethod
     def action_to_string(self, state: S, action: int) -> str:

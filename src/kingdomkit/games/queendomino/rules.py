@@ -498,6 +498,13 @@ class Queendomino(Game[QueendominoState]):
         realms = self.winning_realms(state)[0]
         return tuple(p for p, r in enumerate(self.realm_of) if r in realms)
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """One side per realm: a team's two players, or a player alone."""
+        return tuple(
+            tuple(p for p, r in enumerate(self.realm_of) if r == realm)
+            for realm in range(self.num_realms)
+        )
+
     def winning_realms(self, state: QueendominoState) -> tuple[tuple[int, ...], str]:
         """The realms sharing the victory and the rule that decided: "score",
         "largest_territory" or "shared" (rulebook "End of the Game")."""
