@@ -3,6 +3,10 @@
 Data (the SQLite database and the key that signs session cookies) lives in `--data`
 (default: $XDG_DATA_HOME/kingdomkit, else ~/.local/share/kingdomkit); `--database URL` or
 KINGDOMKIT_DATABASE chooses another database, e.g. postgresql+psycopg://user@host/kingdomkit.
+
+At start it says which engine the bots play on: the levels are calibrated (docs/strength.md)
+with the compiled kernel, which the `web` extra brings (through `fast`); without it, or with
+KINGDOMKIT_COMPILED=0, the search bots run pure-Python playouts and play weaker.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.registry import GAMES, make_game
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
@@ -61,6 +66,29 @@ def secret_key(data: Path) -> str:
     return path.read_text().strip()
 
 
+def bot_engine_line() -> str:
+    """One line saying which engine the bots' playouts run on (the compiled kernel of each
+    game that has one, or the pure-Python engine, and why)."""
+    compiled = [
+        name
+        for name, info in sorted(GAMES.items())
+        if make_game(name, {"players": info.default_players}).accelerator() is not None
+    ]
+    if compiled:
+        return (
+            f"kingdomkit: bots play on the compiled kernel for {', '.join(compiled)} (numba), "
+            "the levels as docs/strength.md calibrates them"
+        )
+    if os.environ.get("KINGDOMKIT_COMPILED") == "0":
+        why = "KINGDOMKIT_COMPILED=0 turns the compiled kernel off"
+    else:
+        why = 'the compiled kernel is missing: pip install -e ".[web]" brings it'
+    return (
+        f"kingdomkit: bots play on the pure-Python engine ({why}); "
+        "hard and expert are weaker than docs/strength.md says"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -82,5 +110,6 @@ def run(args: argparse.Namespace) -> int:
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
     config = ServerConfig(database, secret_key(data), args.bot_workers, args.https)
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
+    print(bot_engine_line(), flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
     return 0
