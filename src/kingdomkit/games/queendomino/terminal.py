@@ -402,6 +402,13 @@ def builders_board(
         if not building.verified:
             name.append(" (unverified)", style=UNVERIFIED_STYLE)
         table.add_row(shown, Text(building.tile, style="bold"), name, building.effects())
+    if state.top != EMPTY:
+        # The pile lies face up: its top is the next building to come (rulebook Step 1).
+        top = game.table[state.top]
+        name = Text(top.name)
+        if not top.verified:
+            name.append(" (unverified)", style=UNVERIFIED_STYLE)
+        table.add_row(Text("next", style="dim"), Text(top.tile, style="bold"), name, top.effects())
     burnt = ", ".join(game.table[b].tile for b in game.burnt(state)) or "none"
     queen = (
         f"{QUEEN} the Queen is hosted by {realm_name(game, state.queen, names)}"
@@ -409,7 +416,8 @@ def builders_board(
         else f"{QUEEN} the Queen waits for the first tower"
     )
     table.caption = (
-        f"{queen} · {state.pile.bit_count()} tiles in the pile · burnt: {burnt} · supply: "
+        f"{queen} · {game.pile_size(state)} tiles in the pile (next: its face-up top) · "
+        f"burnt: {burnt} · supply: "
         f"{_count(game.knight_supply(state), 'knight')}, "
         f"{_count(game.tower_supply(state), 'tower')}"
     )
