@@ -229,7 +229,8 @@ class Tabletop:
         self.line: list[int] = []  # the newest line, ascending
         self.domino = -1  # the domino of the turn being played
         self.board: list[int | None] = [None] * SPACES
-        self.pile = set(range(len(table)))
+        self.pile = set(range(len(table)))  # face down
+        self.top: int | None = None  # the pile's top tile, face up (rulebook: "grey face up")
         self.burnt: set[int] = set()
         self.dragon_ready = True
         self.queen: int | None = None  # the realm hosting the Queen
@@ -248,8 +249,9 @@ class Tabletop:
         ]
 
     def play(self) -> Play:
-        # Set up, step 1: six tiles onto the Builders' Board. Step 2: the first line, the
-        # kings drawn one by one, each claiming a domino of it.
+        # Set up, step 1: the pile, face up, and six tiles from it onto the Builders' Board.
+        # Step 2: the first line, the kings drawn one by one, each claiming a domino of it.
+        yield from self.turn_up()
         yield from self.refill()
         yield from self.draw_line()
         claimed: dict[int, int] = {}
@@ -273,12 +275,19 @@ class Tabletop:
                 return
 
     def refill(self) -> Play:
-        """Empty spaces take tiles from the draw pile, cheapest first, while it lasts."""
+        """Empty spaces take the pile's face-up top, cheapest first, while it lasts; each time
+        the next tile of the pile is turned up."""
         for space in range(SPACES):
-            if self.board[space] is None and self.pile:
-                tile = yield from chance(BUILDING, self.pile)
-                self.pile.remove(tile)
-                self.board[space] = tile
+            if self.board[space] is None and self.top is not None:
+                self.board[space], self.top = self.top, None
+                yield from self.turn_up()
+
+    def turn_up(self) -> Play:
+        """The pile's new top, seen by everyone, while the pile lasts."""
+        if self.top is None and self.pile:
+            tile = yield from chance(BUILDING, self.pile)
+            self.pile.remove(tile)
+            self.top = tile
 
     def new_round(self) -> None:
         """Rulebook "Starting a New Round": the Dragon goes back to its cave, and the tiles

@@ -153,3 +153,34 @@ def test_summary_of_a_hand_made_tournament() -> None:
             assert row[name]["low"] <= row[name]["mean"] <= row[name]["high"]
     assert summary["matches"][0]["match"] == "a vs b"
     assert summary["matches"][0]["results"][0]["win_rate"] == rows["a"]["win_rate"]
+
+
+TEAMS = {"players": 6, "royal_wedding": True, "teams": True}  # teams (0, 1), (2, 3), (4, 5)
+
+
+def test_teammates_are_not_opponents_in_the_ratings() -> None:
+    index = {"a": 0, "b": 1}
+    sides = ((0, 1), (2, 3), (4, 5))
+    game = outcome(0, ("a", "b", "b", "b", "b", "b"), (50, 50, 40, 40, 30, 30), winners=(0, 1))
+    # Seat 1 is a's teammate: their shared win is no draw between them.
+    assert sorted(pairwise_wins(game, index, sides)) == [(0, 1, 1.0)] * 4
+    assert (0, 1, 0.5) in pairwise_wins(game, index)  # seat by seat, as before
+
+
+def test_team_play_is_scored_per_team() -> None:
+    setup = Tournament("queendomino", TEAMS, ("a", "b"), deals=2, seed=0)
+    outcomes = [
+        # Team a (seats 0, 1) wins outright by 10; then loses by 20 to a team of b.
+        outcome(0, ("a", "a", "b", "b", "b", "b"), (50, 50, 40, 40, 30, 30), winners=(0, 1)),
+        outcome(1, ("a", "a", "b", "b", "b", "b"), (20, 20, 40, 40, 30, 30), winners=(2, 3)),
+    ]
+    rows = {row["bot"]: row for row in summarize(setup, outcomes, resamples=20)["bots"]}
+    # An outright team win is a whole win for each of its seats, not half of one.
+    assert rows["a"]["win_rate"]["mean"] == pytest.approx(0.5)
+    # The margin is against the best other team, not the teammate with the same score.
+    assert rows["a"]["margin"]["mean"] == pytest.approx((10 - 20) / 2)
+    # b's seats: -10 and -20 in the first game; +10 and -10 in the second.
+    assert rows["b"]["margin"]["mean"] == pytest.approx(
+        (-10 - 10 - 20 - 20 + 10 + 10 - 10 - 10) / 8
+    )
+    assert rows["b"]["win_rate"]["mean"] == pytest.approx(2 / 8)

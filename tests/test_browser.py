@@ -25,6 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from kingdomkit.games.queendomino.rules import Queendomino
 from paths import ROOT
 from serving import ServeProcess
 from system import apt_install
@@ -193,6 +194,11 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     assert bob.evaluate("view.seats[1].name") == "Bob"
     eve.goto(f"{server.url}/t/{table}")
     watchers["eve"].wait(eve, "() => view && view.you === null")
+    if game == "queendomino":
+        # The pile lies face up: every page, a spectator's too, shows the next building.
+        top = eve.evaluate("view.state.top")
+        tile = Queendomino({"players": 2}).table[top].tile
+        assert f"Next: {tile}" in eve.inner_text(".kk-pile-top")
 
     played, restarted = 0, False
     screenshots = 0

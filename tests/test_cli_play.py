@@ -28,6 +28,7 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
 from kingdomkit.games.kingdomino.rules import CLAIM, PLACE, Kingdomino, KingdominoState
 from kingdomkit.games.kingdomino.terminal import TerminalUI, cell_name
+from paths import EXAMPLES
 
 UI = TerminalUI()
 MOVES_HEADER = re.compile(r"^(\d+) legal moves:$", re.MULTILINE)
@@ -196,17 +197,116 @@ def test_a_dynasty_pauses_between_games_and_totals_at_the_end(
     assert re.search(rf"total\W+{totals[0]}\W+{totals[1]}", transcript)
 
 
-def test_a_random_seed_is_printed_so_the_game_can_be_dealt_again(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+SEED_SHOWN = re.compile(r"seed \d", re.IGNORECASE)
+
+
+def test_the_seed_is_secret_until_the_end_then_deals_the_game_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    person = Person(capsys, stop_after=0)
-    assert run_play(monkeypatch, person, "--players", "2") == 0
-    seed = re.search(r"seed (\d+) \(--seed \1 ", person.transcript)
+    path = tmp_path / "game.json"
+    person = Person(capsys)
+    assert run_play(monkeypatch, person, "--players", "2", "--record", str(path)) == 0
+    before, end = person.transcript.split("Game over")
+    # Every line is drawn from the seed: shown before the end it would give them all away.
+    assert not SEED_SHOWN.search(before), before
+    seed = re.search(r"Seed (\d+) \(--seed \1 gives the same draws again\)", end)
     assert seed is not None
-    lines = re.findall(r"New line: ([\d, ]+)", person.transcript)
+    assert read_record(path)["seed"] == int(seed.group(1))
+    lines = re.findall(r"New line: ([\d, ]+)", before)
     again = Person(capsys, stop_after=0)
     assert run_play(monkeypatch, again, "--players", "2", "--seed", seed.group(1)) == 0
-    assert re.findall(r"New line: ([\d, ]+)", again.transcript) == lines
+    assert re.findall(r"New line: ([\d, ]+)", again.transcript) == lines[:1]
+
+
+def stopped_record(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    path: Path,
+    answers: int,
+    *args: str,
+) -> tuple[dict[str, Any], str]:
+    """The record saved when the person stops after `answers` answers, and the transcript."""
+    person = Person(capsys, stop_after=answers)
+    assert run_play(monkeypatch, person, "--players", "2", "--record", str(path), *args) == 0
+    assert "Input ended" in person.transcript
+    return read_record(path), person.transcript
+
+
+def line_events(record: dict[str, Any]) -> list[list[int]]:
+    return [e["dominoes"] for e in record["events"] if e["type"] == "line"]
+
+
+def test_a_stopped_game_is_saved_without_its_seed_and_resumed_with_fresh_draws(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    saved, transcript = stopped_record(monkeypatch, capsys, path, 12, "--seed", "8")
+    assert saved["seed"] is None and not SEED_SHOWN.search(transcript)
+    assert f"go on with --resume {path}" in transcript
+    assert not replay_record(saved).game.is_terminal(replay_record(saved).final_state)
+    drawn = len(line_events(saved))
+    # Played on from the seed, the next line is the seed's; resumed, it is a fresh draw.
+    seeded, _ = stopped_record(monkeypatch, capsys, tmp_path / "seeded.json", 40, "--seed", "8")
+    assert seeded["events"][: len(saved["events"])] == saved["events"]
+    next_lines = [line_events(seeded)[drawn]]
+    for fresh in (1, 2):
+        monkeypatch.setattr(random, "SystemRandom", lambda fresh=fresh: random.Random(fresh))
+        resumed_path = tmp_path / f"resumed-{fresh}.json"
+        resumed_path.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        person = Person(capsys, stop_after=28)
+        args = ("--resume", str(resumed_path), "--record", str(resumed_path))
+        assert run_play(monkeypatch, person, *args) == 0
+        assert not SEED_SHOWN.search(person.transcript)
+        resumed = read_record(resumed_path)
+        assert resumed["events"][: len(saved["events"])] == saved["events"]
+        replay_record(resumed)
+        next_lines.append(line_events(resumed)[drawn])
+    assert len({tuple(line) for line in next_lines}) == 3, next_lines
+
+
+def test_a_finished_game_played_from_a_resume_has_no_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    stopped_record(monkeypatch, capsys, path, 6, "--seed", "4")
+    person = Person(capsys)
+    assert run_play(monkeypatch, person, "--resume", str(path), "--record", str(path)) == 0
+    assert "Game over" in person.transcript and not SEED_SHOWN.search(person.transcript)
+    record = read_record(path)
+    assert record["seed"] is None
+    replayed = replay_record(record)
+    assert replayed.game.is_terminal(replayed.final_state)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--seed", "3"], "--resume draws from a fresh secret seed"),
+        (["--players", "3"], "--resume plays with the record's options"),
+    ],
+)
+def test_resume_refuses_what_would_change_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    extra: list[str],
+    message: str,
+) -> None:
+    path = tmp_path / "game.json"
+    stopped_record(monkeypatch, capsys, path, 6, "--seed", "4")
+    assert run_play(monkeypatch, Person(capsys), "--resume", str(path), *extra) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_resume_refuses_a_finished_game_and_another_games_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished = str(EXAMPLES / "record-2p.json")
+    assert run_play(monkeypatch, Person(capsys), "--resume", finished) == 2
+    assert "is a finished game" in capsys.readouterr().err
+    other = str(EXAMPLES / "kingdoms-record-3p.json")
+    assert run_play(monkeypatch, Person(capsys), "--resume", other) == 2
+    assert "is a game of kingdoms, not of kingdomino" in capsys.readouterr().err
 
 
 # -- bad input -----------------------------------------------------------------------------------

@@ -135,18 +135,70 @@ def test_a_whole_two_player_game_typed_at_the_prompt(
     assert "The record is valid" in capsys.readouterr().out
 
 
-def test_a_random_seed_is_printed_so_the_game_can_be_dealt_again(
+def test_no_seed_is_shown_while_the_game_is_on(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    person = Person(capsys, stop_after=0)
+    # The seed gives every starting tile and the whole supply order away.
+    person = Person(capsys, stop_after=4)
     assert run_play(monkeypatch, person, "--players", "3", "--bots", "random") == 0
-    seed = re.search(r"seed (\d+) \(--seed \1 ", person.transcript)
-    assert seed is not None
-    again = Person(capsys, stop_after=0)
-    args = ("--players", "3", "--bots", "random", "--seed", seed.group(1))
-    assert run_play(monkeypatch, again, *args) == 0
-    mine = re.compile(r"you drew (.*) as a starting tile")
-    assert mine.findall(again.transcript) == mine.findall(person.transcript) != []
+    assert "you drew" in person.transcript
+    assert not re.search(r"seed \d", person.transcript, re.IGNORECASE), person.transcript
+
+
+def starting_tiles(record: dict[str, Any]) -> dict[int, int]:
+    return {e["player"]: e["tile"] for e in record["events"] if e["type"] == "starting_tile"}
+
+
+def test_a_stopped_game_keeps_no_secret_the_person_has_not_seen(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ("--players", "3", "--bots", "random", "--seed", "6")
+    saved: list[dict[str, Any]] = []
+    for fresh in range(4):
+        monkeypatch.setattr(random, "SystemRandom", lambda fresh=fresh: random.Random(fresh))
+        path = tmp_path / f"stopped-{fresh}.json"
+        person = Person(capsys, stop_after=3)
+        assert run_play(monkeypatch, person, *args, "--record", str(path)) == 0
+        record = read_record(path)
+        assert record["seed"] is None
+        replay_record(record)
+        saved.append(record)
+    tiles = [starting_tiles(record) for record in saved]
+    # The person's own tile is kept; the others' were never shown, so they are drawn again.
+    assert len({t[0] for t in tiles}) == 1
+    assert len({(t[1], t[2]) for t in tiles}) > 1, tiles
+    # Resumed, the game goes on from the position the person saw.
+    person = Person(capsys, stop_after=6)
+    path = tmp_path / "stopped-0.json"
+    assert run_play(monkeypatch, person, "--resume", str(path), "--record", str(path)) == 0
+    resumed = read_record(path)
+    assert seen_events(resumed)[: len(seen_events(saved[0]))] == seen_events(saved[0])
+    assert len(resumed["events"]) > len(saved[0]["events"])
+
+
+def seen_events(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events the person in seat 0 saw (not the others' starting tiles, which a record
+    saved again draws afresh)."""
+    return [e for e in record["events"] if e["type"] != "starting_tile" or e["player"] == 0]
+
+
+@pytest.mark.parametrize("options", [{"players": 3}, {"players": 2, "score_as_you_go": True}])
+def test_conceal_redraws_only_what_the_player_has_not_seen(options: dict[str, Any]) -> None:
+    game = Kingdoms(options)
+    actions = list(play(game, [make_bot("random")] * game.num_players, 3).actions)
+    rng = random.Random(5)
+    for stop in range(0, len(actions), 7):
+        for seat in range(game.num_players):
+            concealed = game.conceal(actions[:stop], seat, rng)
+            state = other = game.initial_state()
+            for action, redrawn in zip(actions[:stop], concealed, strict=True):
+                state, other = game.apply(state, action), game.apply_checked(other, redrawn)
+                # Every position the seat saw is the same in the concealed history.
+                assert game.view(state, seat) == game.view(other, seat)
+                if not game.is_chance(state):
+                    assert game.legal_actions(state) == game.legal_actions(other) or (
+                        game.current_player(state) != seat
+                    )
 
 
 # -- the variants --------------------------------------------------------------------------------

@@ -187,6 +187,7 @@ GAME = Queendomino({"players": 2})
 # Builders' Board, prices 0 to 5: B09 Magic School, B15 Training Camp, B01 and B02 Bakery,
 # B21 Guardtower, B27 Statue.
 BOARD = (8, 14, 0, 1, 20, 26)
+TOP = 2  # B03, face up on the pile: the next building to come
 FIRST_LINE = (28, 45, 46, 47)  # printed 29 (T|S), 46, 47, 48 (T|T)
 SECOND_LINE = (0, 4, 16, 33)  # printed 1, 5, 17, 34
 
@@ -195,7 +196,7 @@ def scripted_start() -> QueendominoState:
     """Player 0 starts and claims 29 and 46, player 1 claims 47 and 48; the second line is
     drawn and player 0 is to place 29 (town | swamp) first."""
     state = GAME.initial_state()
-    for action in (*BOARD, *FIRST_LINE, 0):
+    for action in (*BOARD, TOP, *FIRST_LINE, 0):
         assert GAME.current_player(state) == CHANCE
         state = GAME.apply(state, action)
     for slot in (0, 2, 3, 1):  # kings in the order 0, 1, 1, 0
@@ -415,9 +416,10 @@ def test_the_only_town_square_is_forced() -> None:
 
 
 def test_a_domino_that_fits_nowhere_is_forced_and_discard_reads() -> None:
-    # Random play soon leaves someone a domino that fits nowhere.
+    # Random play soon leaves someone a domino that fits nowhere (this seed: beside a free
+    # square, so that typing a placement there is refused for the right reason).
     state = GAME.initial_state()
-    rng = random.Random(0)
+    rng = random.Random(1)
     bot = make_bot("random")
     while not (state.phase == PLACE and GAME.legal_actions(state) == (GAME.discard_action,)):
         assert not GAME.is_terminal(state), "no forced discard in this game; change the seed"
@@ -458,7 +460,7 @@ def test_the_log_tells_each_step() -> None:
     start = GAME.initial_state()
     entries = []
     state = start
-    for action in (*BOARD, *FIRST_LINE, 0):
+    for action in (*BOARD, TOP, *FIRST_LINE, 0):
         after = GAME.apply(state, action)
         entries.append(UI.describe(GAME, state, action, after, names))
         state = after
@@ -580,3 +582,15 @@ def test_a_tie_names_the_rule_that_broke_it(
 def test_the_interface_is_found_by_the_games_name() -> None:
     interface: TerminalInterface = load_interface(GAME)
     assert isinstance(interface, TerminalUI)
+
+
+def test_the_builders_board_shows_the_piles_face_up_top(capsys: pytest.CaptureFixture[str]) -> None:
+    # Rulebook "Set up": the pile lies "grey face up": its top is the next building to come.
+    console = Console(width=200)
+    UI.draw(console, GAME, PLACING, 0, ["you", "bot"], [])
+    out = capsys.readouterr().out
+    top = GAME.table[PLACING.top]
+    assert PLACING.top == TOP
+    assert re.search(rf"next\s+{top.tile}\s+{top.name}", out), out
+    words = " ".join(out.split())  # the caption may wrap
+    assert f"{GAME.pile_size(PLACING)} tiles in the pile (next: its face-up top)" in words

@@ -18,6 +18,7 @@ from kingdomkit.core.record import make_record, replay_record
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.queendomino.dominoes import TOWN
 from kingdomkit.games.queendomino.rules import EMPTY, Queendomino
+from paths import EXAMPLES
 from test_cli_replay import refused, run, write
 from test_cli_score_queendomino import SHIPPED_CSV, corrected_table
 
@@ -57,7 +58,8 @@ def passes(record: Record) -> set[str]:
 
 def everything(record: Record) -> bool:
     """Every kind of event, and a pass at each optional step."""
-    every = {"reveal", "line", "order", "claim", "place", "discard", "tax", "build", "queen"}
+    every = {"top", "reveal", "line", "order", "claim", "place", "discard", "tax", "build"}
+    every.add("queen")
     return kinds(record) >= every | {"burn", "pass"} and passes(record) == {
         "tax",
         "build",
@@ -95,6 +97,7 @@ def test_every_event_reads_in_plain_words(
         kind = event["type"]
         who = NAMES[event["player"]] if "player" in event else ""
         expected = {
+            "top": f"{names.get(event.get('building', ''))} is turned up on the pile: ",
             "reveal": f"{names.get(event.get('building', ''))} comes onto the Builders' Board "
             f"at price {event.get('price')}: ",
             "line": "New line (line ",
@@ -333,3 +336,49 @@ def test_buildings_is_refused_for_a_kingdomino_record(
     record = make_record(make_game("kingdomino", {"players": 2}), 1, ["ann", "bob"], [])
     status, _, err = run(capsys, str(write(tmp_path, record)), "--buildings", str(SHIPPED_CSV))
     assert status == 2 and "--buildings is not an option of kingdomino" in err
+
+
+def test_a_teams_outright_win_names_the_team(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = json.loads((EXAMPLES / "queendomino-record-teams.json").read_text(encoding="utf-8"))
+    result = record["result"]
+    (winning,) = result["winning_teams"]  # one team alone at the top
+    first, second = (record["players"][p] for p in result["teams"][winning])
+    status, out, _ = run(capsys, str(write(tmp_path, record)), "--quiet")
+    assert status == 0
+    assert f"Winner: team {first} & {second}" in out
+    assert "shared victory" not in out
+
+
+def test_shared_victory_is_said_only_for_a_real_tie(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A 2-player Kingdomino game between random bots that ends tied after every tie-break.
+    game = make_game("kingdomino", {"players": 2})
+    played = play(game, [make_bot("random")] * 2, 938)
+    assert game.winners(played.final_state) == (0, 1)
+    record = make_record(game, 938, ["ann", "bob"], played.actions)
+    status, out, _ = run(capsys, str(write(tmp_path, record)), "--quiet")
+    assert status == 0 and "Winners (shared victory): ann, bob" in out
+
+
+def test_the_piles_top_is_recorded_when_it_is_turned_up(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = played_record({"players": 2}, 3)
+    events = record["events"]
+    first_line = next(i for i, e in enumerate(events) if e["type"] == "line")
+    # Set-up: six tiles turned up and moved onto the board, then a seventh left face up.
+    assert [e["type"] for e in events[:first_line]] == ["top", "reveal"] * 6 + ["top"]
+    assert [e["price"] for e in events[:first_line] if e["type"] == "reveal"] == [0, 1, 2, 3, 4, 5]
+    # A refill takes the known top: the reveal names the tile the last top event showed.
+    shown = None
+    for event in events:
+        if event["type"] == "top":
+            shown = event["building"]
+        elif event["type"] == "reveal":
+            assert event["building"] == shown
+    # A reveal stands for no action of its own.
+    del record["events"][0]
+    assert "only right after a top event" in refused(capsys, write(tmp_path, record))

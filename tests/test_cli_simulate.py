@@ -293,3 +293,35 @@ def test_simulate_kingdoms_bad_input(
     assert status == 2
     assert message in err
     assert "Traceback" not in err and out == ""
+
+
+def test_simulate_scores_team_play_per_team(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, _ = run(
+        capsys, "simulate", "queendomino", "--players", "6", "--option", "royal_wedding",
+        "--option", "teams", "--bots", "greedy,random,random,random,random,random",
+        "--games", "3", "--seed", "2", "--records", str(tmp_path), "--json",
+    )  # fmt: skip
+    assert status == 0
+    seats = json.loads(out)["seats"]
+    assert [seat["team"] for seat in seats] == [0, 0, 1, 1, 2, 2]
+    wins = [0.0] * 6
+    margins = [0.0] * 6
+    for path in sorted(tmp_path.iterdir()):
+        result = read_record(path)["result"]
+        team_scores, winning = result["team_scores"], result["winning_teams"]
+        for seat in range(6):
+            team = seat // 2
+            others = [s for t, s in enumerate(team_scores) if t != team]
+            margins[seat] += (team_scores[team] - max(others)) / 3
+            wins[seat] += 1 / len(winning) if team in winning else 0.0
+    # A team's outright win is a whole win for each of its players; margins are per team.
+    assert [seat["wins"] for seat in seats] == pytest.approx(wins)
+    assert [seat["mean_margin"] for seat in seats] == pytest.approx(margins)
+    assert any(margin > 0 for margin in margins)
+    status, out, _ = run(
+        capsys, "simulate", "queendomino", "--players", "6", "--option", "royal_wedding",
+        "--option", "teams", "--bots", "random", "--games", "1",
+    )  # fmt: skip
+    assert status == 0 and "team" in out and "wins and margins per team" in out

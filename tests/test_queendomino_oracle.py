@@ -140,6 +140,7 @@ def check_economy(game: Queendomino, state: QueendominoState, top: Tabletop) -> 
         assert [number - 1 for number in realm.kingdom.discarded] == model.discarded
     assert [None if tile == EMPTY else tile for tile in state.board] == top.board
     assert {tile for tile in range(len(game.table)) if state.pile >> tile & 1} == top.pile
+    assert (None if state.top == EMPTY else state.top) == top.top
     assert set(game.burnt(state)) == top.burnt
     assert state.dragon_ready == top.dragon_ready
     assert (None if state.queen == NOBODY else state.queen) == top.queen
@@ -456,6 +457,7 @@ def check_invariants(game: Queendomino, state: QueendominoState, burnt: list[int
     assert sum(realm.knights_owned for realm in state.realms) <= qo.KNIGHTS
     assert sum(realm.towers for realm in state.realms) <= qo.TOWERS
     pile = [tile for tile in range(len(game.table)) if state.pile >> tile & 1]
+    pile += [state.top] if state.top != EMPTY else []
     board = [tile for tile in state.board if tile != EMPTY]
     built = [tile for realm in state.realms for tile, _ in realm.buildings]
     everything = pile + board + built + burnt

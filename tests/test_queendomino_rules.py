@@ -5,6 +5,7 @@ unclear (a building on a knight's square, the Queen on a tie, the supply running
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from kingdomkit.core.protocol import CHANCE, TERMINAL, KingdomkitError, OptionError
 from kingdomkit.games.queendomino.buildings import COLUMNS, shipped_buildings
 from kingdomkit.games.queendomino.dominoes import box_of
+from kingdomkit.games.queendomino.encoding import building_features
 from kingdomkit.games.queendomino.notation import parse_realm
 from kingdomkit.games.queendomino.rules import (
     BOARD,
@@ -118,7 +120,8 @@ def test_each_realm_starts_with_seven_coins_and_one_knight(options: dict[str, An
 
 def test_six_tiles_fill_the_builders_board_priced_0_to_5() -> None:
     """Rulebook "Set up": the top 6 tiles onto the board; "the number below each tile
-    represents the construction cost"."""
+    represents the construction cost". The pile lies "grey face up": its seventh tile, the
+    next to come, is turned up for all to see."""
     game = Queendomino({"players": 4})
     state = game.initial_state()
     drawn = [20, 3, 31, 0, 9, 17]
@@ -127,10 +130,32 @@ def test_six_tiles_fill_the_builders_board_priced_0_to_5() -> None:
         outcomes = game.chance_outcomes(state)
         assert len(outcomes) == 32 - count and tile in dict(outcomes)
         state = game.apply(state, tile)
+        assert state.top == EMPTY  # it went straight onto the board
     assert state.board == tuple(drawn)
-    assert state.phase == DRAW
+    assert state.phase == BOARD and len(game.chance_outcomes(state)) == 26
+    state = game.apply(state, 12)
+    assert state.phase == DRAW and state.top == 12
     assert [game.price(state, 0, space) for space in range(6)] == [0, 1, 2, 3, 4, 5]
-    assert state.pile == sum(1 << t for t in range(32) if t not in drawn)
+    assert state.pile == sum(1 << t for t in range(32) if t not in (*drawn, 12))
+    assert game.pile_size(state) == 26
+
+
+def test_the_piles_top_is_public_and_leaves_only_to_refill_the_board() -> None:
+    """The face-up top is in every player's view and observation; it changes only when it
+    goes onto the board (a refill), and then the next tile is turned up at once."""
+    game = Queendomino({"players": 3})
+    states = random_game(game, 5)
+    for before, after in itertools.pairwise(states):
+        if after.top != before.top and before.top != EMPTY:
+            assert before.top in after.board and before.top not in before.board
+            assert before.phase == CLAIM and after.phase in (BOARD, DRAW)
+    tops = {state.top for state in states if state.phase == PLACE}
+    assert len(tops) > 1 and EMPTY not in tops
+    state = next(state for state in states if state.phase == PLACE)
+    for player in range(3):
+        assert game.view(state, player).top == state.top
+        row = game.observe(state, player)["top"]
+        assert list(row) == list(building_features(game.table)[state.top + 1]) and row[0] == 1
 
 
 def test_two_players_play_7x7_with_two_kings_each() -> None:
@@ -394,7 +419,8 @@ def test_a_building_leaves_its_space_empty_for_the_round() -> None:
     state = play(game, state, f"claim {state.line[0] + 1}")
     assert state.phase == PLACE and state.board[3] == EMPTY
     state = finish_round(game, state)
-    assert state.board == (0, 1, 2, 4, 5, EMPTY)
+    # The round over, the tiles slide and the pile's face-up top (B07) fills the gap.
+    assert state.board == (0, 1, 2, 4, 5, 6) and state.top == EMPTY and state.phase == BOARD
 
 
 def test_immediate_knights_and_towers_come_from_the_supply_while_it_lasts() -> None:
@@ -493,17 +519,24 @@ def test_the_dragon_needs_a_coin_and_not_the_queen(text: str, offered: bool) -> 
 # -- starting a new round, and the last one --------------------------------------------------
 def test_a_new_round_slides_the_tiles_then_refills_the_empty_spaces() -> None:
     """Rulebook "Starting a New Round": "Slide the Building Tiles remaining ... over to the
-    cheapest spots, and then fill the empty spots with Building Tiles from the draw pile"."""
+    cheapest spots, and then fill the empty spots with Building Tiles from the draw pile".
+    The pile lies face up: its known top fills the cheapest empty spot, and the next tile is
+    turned up."""
     game = Queendomino({"players": 4})
     state = set_up(game)._replace(board=(0, EMPTY, 2, EMPTY, 4, 5), dragon_ready=False)
+    assert state.top == 6  # B01 .. B06 went onto the board, B07 lies face up
     state = finish_round(game, state)
-    assert state.phase == BOARD and state.dragon_ready
-    assert state.board == (0, 2, 4, 5, EMPTY, EMPTY)
+    assert state.phase == BOARD and state.dragon_ready and state.top == EMPTY
+    assert state.board == (0, 2, 4, 5, 6, EMPTY)
     state = game.apply(state, 30)
-    assert state.board == (0, 2, 4, 5, 30, EMPTY) and state.phase == BOARD
+    assert state.board == (0, 2, 4, 5, 6, 30) and state.phase == BOARD
     state = game.apply(state, 7)
-    assert state.board == (0, 2, 4, 5, 30, 7) and state.phase == DRAW
-    empty_pile = set_up(game)._replace(board=(0, EMPTY, 2, EMPTY, 4, 5), pile=0)
+    assert state.board == (0, 2, 4, 5, 6, 30) and state.phase == DRAW and state.top == 7
+    last = set_up(game)._replace(board=(0, EMPTY, 2, EMPTY, 4, 5), pile=0)
+    state = finish_round(game, last)
+    assert state.phase == DRAW and state.board == (0, 2, 4, 5, 6, EMPTY)
+    assert state.top == EMPTY and game.pile_size(state) == 0
+    empty_pile = set_up(game)._replace(board=(0, EMPTY, 2, EMPTY, 4, 5), pile=0, top=EMPTY)
     state = finish_round(game, empty_pile)
     assert state.phase == DRAW and state.board == (0, 2, 4, 5, EMPTY, EMPTY)
 

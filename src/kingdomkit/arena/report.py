@@ -4,7 +4,8 @@
     results.csv    one row per bot and scope ("all", or a match "A vs B"): each statistic
                    with its 95% interval as three columns (value, _low, _high); Elo on "all"
     games.csv      one row per game in schedule order: deal, line-up, rotation, seed, the bot,
-                   score and win share of every seat, winners, steps, seconds
+                   score and win share of every seat (its side's: a team's win is a whole win
+                   for each of its seats), winners, steps, seconds
     ratings.png    the ratings with their intervals
     scores.png     the distribution of each bot's scores (one box per bot, every seat counted)
 
@@ -25,6 +26,8 @@ from kingdomkit.arena.outcome import Outcome
 from kingdomkit.arena.schedule import Tournament
 from kingdomkit.arena.store import write_text
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.registry import make_game
+from kingdomkit.core.sides import win_shares
 
 STATISTICS = ("win_rate", "score", "margin", "elo")
 
@@ -79,6 +82,7 @@ def _cell(value: Any) -> Any:
 def games_csv(tournament: Tournament, outcomes: Sequence[Outcome]) -> str:
     """games.csv: one row per game, in schedule order."""
     seats = range(tournament.players)
+    sides = make_game(tournament.game, tournament.options).teams()
     header = ["index", "deal", "lineup", "rotation", "seed"]
     header += [f"bot_{seat}" for seat in seats]
     header += [f"score_{seat}" for seat in seats]
@@ -92,7 +96,7 @@ def games_csv(tournament: Tournament, outcomes: Sequence[Outcome]) -> str:
             [index, outcome.deal, outcome.lineup, outcome.rotation, outcome.seed]
             + list(outcome.seats)
             + [f"{score:g}" for score in outcome.scores]
-            + [f"{share:g}" for share in outcome.returns]
+            + [f"{share:g}" for share in win_shares(sides, outcome.winners)]
             + [" ".join(str(seat) for seat in outcome.winners), outcome.steps, outcome.seconds]
         )
     return _csv(rows)

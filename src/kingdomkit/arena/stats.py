@@ -1,11 +1,12 @@
 """The statistics of a tournament: win rates, scores, margins and ratings, with 95% intervals.
 
 Every seat of every game is one observation of the bot in it (copies of a bot in a 1 vs 3
-line-up are three observations, so a bot as good as the field wins 1/players of the time):
+line-up are three observations, so a bot as good as the field wins 1/players of the time).
+Results are per side (`core.sides`): in team play a seat's result is its team's.
 
-    win      the seat's share of the victory (1/k to each of k tied winners)
+    win      the seat's side's share of the victory (1/k to each of k tied sides)
     score    the seat's points
-    margin   the seat's points minus the best points of any other seat
+    margin   the side's points minus the best points of any other side
 
 A mean is taken over a bot's observations in a scope (the whole tournament, or one match).
 The games of a deal are correlated (same draws, rotated seats), so the deal is the unit of
@@ -14,13 +15,14 @@ sampling: with S_d the sum and m_d the number of observations in deal d, n deals
 (the cluster-robust standard error of a mean), and the interval is mean +- t(0.975, n - 1) se.
 One deal gives no interval (None).
 
-Ratings: each game ranks its seats by (winner, score); every two seats of different bots give
-a pairwise result (1, 0, or 1/2 each on a tie). A Bradley-Terry model, P(i beats j) =
-1 / (1 + exp(t_j - t_i)), is fitted by Newton's method on the summed results, with one virtual
-draw added to every pair of bots that met (so an unbeaten bot gets a finite rating) and mean
-strength 0. Ratings are on the Elo scale (400 t / ln 10); their 95% intervals are the 2.5 and
-97.5 percentiles of the ratings refitted on 1000 bootstrap resamples of the deals, drawn from
-the tournament's seed (so a run is repeatable).
+Ratings: each game ranks its seats by (winner, score); every two seats of different bots on
+different sides give a pairwise result (1, 0, or 1/2 each on a tie); teammates never meet.
+A Bradley-Terry model, P(i beats j) = 1 / (1 + exp(t_j - t_i)), is fitted by Newton's method
+on the summed results, with one virtual draw added to every pair of bots that met (so an
+unbeaten bot gets a finite rating) and mean strength 0. Ratings are on the Elo scale
+(400 t / ln 10); their 95% intervals are the 2.5 and 97.5 percentiles of the ratings refitted
+on 1000 bootstrap resamples of the deals, drawn from the tournament's seed (so a run is
+repeatable).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ import numpy.typing as npt
 
 from kingdomkit.arena.outcome import Outcome
 from kingdomkit.arena.schedule import Tournament
+from kingdomkit.core.registry import make_game
+from kingdomkit.core.sides import Sides, margins, side_of, win_shares
 
 Floats = npt.NDArray[np.float64]
 
@@ -142,15 +146,19 @@ def fit_bradley_terry(wins: Floats, prior: float = PRIOR_DRAWS) -> Floats:
     return centred
 
 
-def pairwise_wins(outcome: Outcome, index: Mapping[str, int]) -> list[tuple[int, int, float]]:
-    """(bot, other bot, points) for every two seats of different bots: the ranking of the
-    game by (winner, score) as pairwise results; a tie gives 1/2 each way."""
+def pairwise_wins(
+    outcome: Outcome, index: Mapping[str, int], sides: Sides | None = None
+) -> list[tuple[int, int, float]]:
+    """(bot, other bot, points) for every two seats of different bots on different sides:
+    the ranking of the game by (winner, score) as pairwise results; a tie gives 1/2 each way.
+    `sides`: the teams (default: each seat alone)."""
     winners = set(outcome.winners)
     keys = [(seat in winners, score) for seat, score in enumerate(outcome.scores)]
+    side = side_of(sides or [(seat,) for seat in range(len(outcome.seats))])
     results = []
     for seat, bot in enumerate(outcome.seats):
         for other in range(seat + 1, len(outcome.seats)):
-            if outcome.seats[other] == bot:
+            if outcome.seats[other] == bot or side[other] == side[seat]:
                 continue
             first, second = index[bot], index[outcome.seats[other]]
             if keys[seat] == keys[other]:
@@ -168,6 +176,7 @@ def ratings(
     seed: int,
     resamples: int = BOOTSTRAP,
     prior: float = PRIOR_DRAWS,
+    sides: Sides | None = None,
 ) -> list[Estimate]:
     """Each bot's Bradley-Terry rating on the Elo scale, with a bootstrap interval over deals."""
     index = {bot: number for number, bot in enumerate(bots)}
@@ -175,7 +184,7 @@ def ratings(
     position = {deal: number for number, deal in enumerate(deals)}
     per_deal = np.zeros((len(deals), len(bots), len(bots)))
     for outcome in outcomes:
-        for winner, loser, points in pairwise_wins(outcome, index):
+        for winner, loser, points in pairwise_wins(outcome, index, sides):
             per_deal[position[outcome.deal], winner, loser] += points
     total = per_deal.sum(axis=0)
     met = ((total + total.T) > 0).astype(np.float64)
@@ -214,12 +223,11 @@ class _Observations:
     def empty(cls) -> _Observations:
         return cls([], [], [], [], set())
 
-    def add(self, outcome: Outcome, seat: int) -> None:
-        others = [score for other, score in enumerate(outcome.scores) if other != seat]
+    def add(self, outcome: Outcome, seat: int, sides: Sides) -> None:
         self.deals.append(outcome.deal)
-        self.wins.append(outcome.returns[seat])
+        self.wins.append(win_shares(sides, outcome.winners)[seat])
         self.scores.append(outcome.scores[seat])
-        self.margins.append(outcome.scores[seat] - max(others))
+        self.margins.append(margins(sides, outcome.scores)[seat])
         self.games.add(outcome.key)
 
     def to_json(self, bot: str) -> dict[str, Any]:
@@ -233,12 +241,19 @@ class _Observations:
         }
 
 
-def _observe(outcomes: Iterable[Outcome], bots: Sequence[str]) -> dict[str, _Observations]:
+def _observe(
+    outcomes: Iterable[Outcome], bots: Sequence[str], sides: Sides
+) -> dict[str, _Observations]:
     seen = {bot: _Observations.empty() for bot in bots}
     for outcome in outcomes:
         for seat, bot in enumerate(outcome.seats):
-            seen[bot].add(outcome, seat)
+            seen[bot].add(outcome, seat, sides)
     return seen
+
+
+def tournament_sides(tournament: Tournament) -> Sides:
+    """The sides of the tournament's game (its teams; each seat alone outside team play)."""
+    return make_game(tournament.game, tournament.options).teams()
 
 
 def summarize(
@@ -253,8 +268,9 @@ def summarize(
         key=lambda outcome: outcome.key,
     )
     bots = tournament.everyone
-    elo = ratings(played, bots, tournament.seed, resamples)
-    overall = _observe(played, bots)
+    sides = tournament_sides(tournament)
+    elo = ratings(played, bots, tournament.seed, resamples, sides=sides)
+    overall = _observe(played, bots, sides)
     role = dict.fromkeys(tournament.bots, "candidate" if tournament.opponents else "bot")
     role.update(dict.fromkeys(tournament.opponents, "opponent"))
     rows = []
@@ -266,7 +282,7 @@ def summarize(
     matches = []
     for number, match in enumerate(tournament.matches):
         games = [o for o in played if tournament.lineups[o.lineup].match == number]
-        seen = _observe(games, match.bots)
+        seen = _observe(games, match.bots, sides)
         matches.append(
             {
                 "match": match.name,
@@ -284,8 +300,8 @@ def summarize(
         "bots": rows,
         "matches": matches,
         "method": {
-            "win_rate": "share of the victory per seat (ties shared)",
-            "margin": "own score minus the best score of the other seats",
+            "win_rate": "share of the victory of the seat's side (ties between sides shared)",
+            "margin": "own side's score minus the best score of the other sides",
             "interval": "95%, the deal (all its rotations) as the unit of sampling",
             "elo": f"Bradley-Terry on pairwise results of each game's ranking, "
             f"{PRIOR_DRAWS:g} virtual draw per pair, mean 0; "

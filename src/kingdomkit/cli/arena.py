@@ -201,6 +201,7 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     console.print(matches)
     console.print(
         f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
-        "over deals; ties share the win; margin = own score - best other score. "
+        "over deals; ties share the win; margin = own score - best other score "
+        "(in team play, per team: own team's against the best other team's). "
         f"Results in {out}"
     )

@@ -6,6 +6,11 @@ person's turn asks the game's terminal interface, `kingdomkit.games.<name>.termi
 to draw the table and read a move. Every way out of a game (the end, `quit`, end of input,
 Ctrl-C) writes the record when `--record` asks for one, so nothing played is lost.
 
+Every future draw follows from the seed, so the seed is a secret until the game is over: it is
+shown at the end, never before. A game stopped early is saved without it, and with every draw
+the person has not seen (another player's starting tile in Kingdoms) drawn again
+(`Game.conceal`); `--resume FILE` goes on from such a record with a fresh, secret seed.
+
     commands at every prompt:  ? or moves   the legal moves, in the input syntax
                                help         how to type moves
                                board        draw the table again
@@ -31,6 +36,7 @@ from rich.text import Text
 
 from kingdomkit.bots import BOTS, make_bot
 from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
+from kingdomkit.cli.replay import with_file_options
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
 from kingdomkit.core.protocol import (
     CHANCE,
@@ -38,8 +44,9 @@ from kingdomkit.core.protocol import (
     IllegalActionError,
     KingdomkitError,
     OptionError,
+    RecordError,
 )
-from kingdomkit.core.record import make_record, write_record
+from kingdomkit.core.record import make_record, read_record, replay_record, write_record
 
 LOG_LINES = 6
 MOVES_WORDS = ("?", "moves")
@@ -135,7 +142,16 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--name", default="you", help="your name in the record (default 'you')")
     parser.add_argument(
-        "--seed", type=int, help="seed of the draws and the bots (default: a random one, printed)"
+        "--seed",
+        type=int,
+        help="seed of the draws and the bots (default: a secret random one, shown at the end)",
+    )
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        metavar="FILE",
+        help="go on with the unfinished game in this record (saved when you stopped); the "
+        "draws still to come are fresh",
     )
     parser.add_argument(
         "--record",
@@ -177,8 +193,27 @@ def check_record_path(path: Path | None) -> Path | None:
     return path
 
 
+def resumed_game(args: argparse.Namespace) -> tuple[Game[Any], list[int]]:
+    """The game and the actions so far of the unfinished record `args.resume` (its game must
+    be the one named, its options are the record's)."""
+    if args.players is not None or args.option:
+        raise OptionError("--resume plays with the record's options: leave out --players, --option")
+    record = with_file_options(args, read_record(args.resume))
+    try:
+        replay = replay_record(record)
+    except KingdomkitError as error:
+        raise RecordError(f"{args.resume}: {error}") from None
+    if replay.game.name != args.game:
+        raise OptionError(f"{args.resume} is a game of {replay.game.name}, not of {args.game}")
+    if replay.game.is_terminal(replay.final_state):
+        raise OptionError(f"{args.resume} is a finished game: there is nothing to resume")
+    return replay.game, list(replay.actions)
+
+
 def run(args: argparse.Namespace) -> int:
-    game = game_from_args(args)
+    game, played = resumed_game(args) if args.resume is not None else (game_from_args(args), [])
+    if played and args.seed is not None:
+        raise OptionError("--resume draws from a fresh secret seed: leave out --seed")
     players = game.num_players
     seat: int = args.seat
     if not 0 <= seat < players:
@@ -202,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
         with contextlib.suppress(ImportError):
             import readline  # noqa: F401  (line editing and history for input())
     session = Session(game, interface, agents, names, seat, seed, record, Console(highlight=False))
+    session.resume(played)
     return session.play()
 
 
@@ -235,16 +271,27 @@ class Session:
         self.rngs = [seat_rng(seed, player) for player in range(game.num_players)]
         self.state = game.initial_state()
         self.actions: list[int] = []
+        self.resumed = 0  # how many actions came from a record (--resume), not from the seed
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.turn: list[str] = []
+
+    def resume(self, actions: Sequence[int]) -> None:
+        """Start from the position `actions` reach (a record's), logging them as played."""
+        for action in actions:
+            before = self.state
+            after = self.game.apply(before, action)
+            self.note(before, action, after, self.game.current_player(before))
+            self.actions.append(action)
+            self.state = after
+        self.resumed = len(actions)
 
     # -- the loop --------------------------------------------------------------------------
     def play(self) -> int:
         console = self.console
         opponents = ", ".join(self.labels[p] for p in range(len(self.names)) if p != self.seat)
         console.print(
-            f"{self.game.name} with {opponents}; seed {self.seed} "
-            f"(--seed {self.seed} gives the same draws again)"
+            f"{self.game.name} with {opponents}"
+            + ("; resumed" if self.resumed else "; the seed is shown at the end")
             + (f"; record: {self.record}" if self.record else ""),
             markup=False,
             soft_wrap=True,
@@ -358,27 +405,42 @@ class Session:
     def redraw(self) -> None:
         if self.console.is_terminal:
             self.console.clear()
-        self.console.rule(f"{self.game.name} · seed {self.seed}")
+        self.console.rule(self.game.name)
         self.ui.draw(self.console, self.game, self.state, self.seat, self.labels, list(self.log))
 
     # -- the record ------------------------------------------------------------------------
     def save(self) -> None:
-        if self.record is None:
+        finished = self.game.is_terminal(self.state)
+        if finished and not self.resumed:
             self.console.print(
-                f"Not saved (--record FILE keeps a record); --seed {self.seed} gives the same "
-                "draws again.",
+                f"Seed {self.seed} (--seed {self.seed} gives the same draws again).",
                 markup=False,
                 soft_wrap=True,
             )
+        if self.record is None:
+            self.console.print("Not saved (--record FILE keeps a record).", markup=False)
             return
-        record = make_record(self.game, self.seed, self.names, self.actions)
+        record = self.saved_record(finished)
         try:
             write_record(self.record, record)
         except OSError as error:
             raise KingdomkitError(
                 f"cannot write the record to {self.record}: {error.strerror}"
             ) from None
-        finished = "finished game" if self.game.is_terminal(self.state) else "unfinished game"
+        what = "finished game" if finished else "unfinished game"
         self.console.print(
-            f"Record of the {finished} saved to {self.record}", markup=False, soft_wrap=True
+            f"Record of the {what} saved to {self.record}"
+            + ("" if finished else f" (go on with --resume {self.record})"),
+            markup=False,
+            soft_wrap=True,
         )
+
+    def saved_record(self, finished: bool) -> dict[str, Any]:
+        """The record to save: a finished game's whole, with its seed (null when resumed: no
+        one seed made its draws); an unfinished game's without the seed, the draws the person
+        has not seen drawn again from fresh randomness, so the file gives nothing away."""
+        if finished:
+            seed = None if self.resumed else self.seed
+            return make_record(self.game, seed, self.names, self.actions)
+        actions = self.game.conceal(self.actions, self.seat, random.SystemRandom())
+        return make_record(self.game, None, self.names, actions)

@@ -29,7 +29,13 @@ from typing import Any
 from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
-from kingdomkit.core.record import Replay, parse_record, read_record, replay_record
+from kingdomkit.core.record import (
+    MAX_RECORD_BYTES,
+    Replay,
+    parse_record,
+    read_record,
+    replay_record,
+)
 from kingdomkit.core.registry import GAMES
 
 
@@ -52,7 +58,7 @@ def load_record(path: str) -> dict[str, Any]:
     """The JSON object in `path` (`-`: standard input); RecordError if it is not one."""
     if path != STDIN:
         return read_record(Path(path))
-    return parse_record(read_text(path), display_name(path))
+    return parse_record(read_text(path, MAX_RECORD_BYTES, "a record"), display_name(path))
 
 
 def series(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -135,13 +141,25 @@ def run(args: argparse.Namespace) -> int:
     scores = ", ".join(f"{names[p]} {plain_number(s)}" for p, s in enumerate(game.scores(state)))
     if finished:
         out.append(f"Final scores: {scores}")
-        winners = [names[p] for p in game.winners(state)]
-        label = "Winner" if len(winners) == 1 else "Winners (shared victory)"
-        out.append(f"{label}: {', '.join(winners)}")
+        out.append(winners_line(game, state, names))
     else:
         out.append(f"Scores so far: {scores}")
     print("\n".join(out))
     return 0
+
+
+def winners_line(game: Game[Any], state: Any, names: Sequence[str]) -> str:
+    """Who won, by side: "Winner: ann", "Winner: team cyd & dee", or "Winners (shared
+    victory): ..." only when more than one side shares the victory."""
+    winners = set(game.winners(state))
+    sides = [side for side in game.teams() if winners & set(side)]
+    labels = [
+        names[side[0]] if len(side) == 1 else "team " + " & ".join(names[p] for p in side)
+        for side in sides
+    ]
+    if len(labels) == 1:
+        return f"Winner: {labels[0]}"
+    return f"Winners (shared victory): {', '.join(labels)}"
 
 
 def with_file_options(args: argparse.Namespace, record: dict[str, Any]) -> dict[str, Any]:

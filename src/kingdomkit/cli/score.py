@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import sys
 from types import ModuleType
@@ -25,10 +26,13 @@ from rich.console import Console
 import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.core.protocol import KingdomkitError, OptionError
+from kingdomkit.core.record import read_bounded
 from kingdomkit.core.registry import GAMES, game_info
 
 REPORT_MODULE = "report"
 STDIN = "-"
+# The largest kingdom file read (README, docs): a 7x7 kingdom with notes is a few hundred bytes.
+MAX_NOTATION_BYTES = 64 * 1024
 
 
 def report_module(game: str) -> ModuleType | None:
@@ -42,15 +46,18 @@ def report_module(game: str) -> ModuleType | None:
         raise
 
 
-def read_text(path: str) -> str:
-    """The text of `path` (`-`: standard input); KingdomkitError naming the file otherwise."""
+def read_text(path: str, limit: int = MAX_NOTATION_BYTES, what: str = "a kingdom") -> str:
+    """The text of `path` (`-`: standard input), refused past `limit` bytes before it is read
+    whole; KingdomkitError naming the file otherwise."""
     try:
         if path == STDIN:
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except UnicodeDecodeError:
-        raise KingdomkitError(f"{display_name(path)} is not a UTF-8 text file") from None
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream with no bytes under it (tests, embedding)
+                text = sys.stdin.read(limit + 1)
+                return read_bounded(io.BytesIO(text.encode()), limit, display_name(path), what)
+            return read_bounded(stream, limit, display_name(path), what)
+        with open(path, "rb") as file:
+            return read_bounded(file, limit, display_name(path), what)
     except OSError as error:
         reason = error.strerror or str(error)
         raise KingdomkitError(f"cannot read {display_name(path)}: {reason}") from None

@@ -5,6 +5,10 @@ Data (the SQLite database and the key that signs session cookies) lives in `--da
 KINGDOMKIT_DATABASE chooses another database, e.g. postgresql+psycopg://user@host/kingdomkit.
 Each limit on what one visitor may ask (`--limit-...`, see --help) can also be set by the
 environment (KINGDOMKIT_LIMIT_...).
+
+At start it says which engine the bots play on: the levels are calibrated (docs/strength.md)
+with the compiled kernel, which the `web` extra brings (through `fast`); without it, or with
+KINGDOMKIT_COMPILED=0, the search bots run pure-Python playouts and play weaker.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server import limits
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
@@ -93,6 +98,29 @@ def make_private(data: Path) -> None:
             path.chmod(0o600)
 
 
+def bot_engine_line() -> str:
+    """One line saying which engine the bots' playouts run on (the compiled kernel of each
+    game that has one, or the pure-Python engine, and why)."""
+    compiled = [
+        name
+        for name, info in sorted(GAMES.items())
+        if make_game(name, {"players": info.default_players}).accelerator() is not None
+    ]
+    if compiled:
+        return (
+            f"kingdomkit: bots play on the compiled kernel for {', '.join(compiled)} (numba), "
+            "the levels as docs/strength.md calibrates them"
+        )
+    if os.environ.get("KINGDOMKIT_COMPILED") == "0":
+        why = "KINGDOMKIT_COMPILED=0 turns the compiled kernel off"
+    else:
+        why = 'the compiled kernel is missing: pip install -e ".[web]" brings it'
+    return (
+        f"kingdomkit: bots play on the pure-Python engine ({why}); "
+        "hard and expert are weaker than docs/strength.md says"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -135,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
     proxies = args.trusted_proxy or [
         p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()
     ]
+    print(bot_engine_line(), flush=True)
     uvicorn.run(
         create_app(config),
         host=args.host,

@@ -1,6 +1,7 @@
 """kingdomkit simulate: bot games in a row, with a summary and, on request, one record per game.
 
 Game i is played from seed S + i, so any single game of a run can be replayed on its own.
+Results are per side (`core.sides`): in team play a seat's wins and margin are its team's.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args,
 from kingdomkit.core.driver import Agent, play
 from kingdomkit.core.protocol import Game, KingdomkitError, OptionError
 from kingdomkit.core.record import make_record, write_record
+from kingdomkit.core.sides import Sides, margins, side_of, win_shares
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,12 +44,17 @@ def add_parser(subparsers: Any) -> None:
 
 @dataclass
 class Summary:
-    """What a run of games shows: per seat, the scores and the share of wins."""
+    """What a run of games shows: per seat, the scores and the share of wins (its side's)."""
 
     bots: list[str]
     scores: list[list[float]] = field(default_factory=list)
     wins: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    sides: Sides = ()  # the teams; empty: each seat alone
+
+    @property
+    def teams(self) -> Sides:
+        return self.sides or [(seat,) for seat in range(len(self.bots))]
 
     @property
     def games(self) -> int:
@@ -55,15 +62,19 @@ class Summary:
 
     def to_json(self) -> dict[str, Any]:
         seats = []
+        teams = self.teams
+        team_play = any(len(side) > 1 for side in teams)
         for seat, bot in enumerate(self.bots):
             column = [scores[seat] for scores in self.scores]
-            margins = [margin(scores, seat) for scores in self.scores]
+            gaps = [margins(teams, scores)[seat] for scores in self.scores]
+            row: dict[str, Any] = {"seat": seat, "bot": bot}
+            if team_play:
+                row["team"] = side_of(teams)[seat]
             seats.append(
                 {
-                    "seat": seat,
-                    "bot": bot,
+                    **row,
                     "mean_score": statistics.fmean(column) if column else 0.0,
-                    "mean_margin": statistics.fmean(margins) if margins else 0.0,
+                    "mean_margin": statistics.fmean(gaps) if gaps else 0.0,
                     "wins": self.wins[seat],
                     "win_rate": self.wins[seat] / self.games if self.games else 0.0,
                 }
@@ -76,11 +87,6 @@ class Summary:
         }
 
 
-def margin(scores: Sequence[float], seat: int) -> float:
-    """The seat's score minus the best score of any other seat (the paper's victory margin)."""
-    return scores[seat] - max(s for other, s in enumerate(scores) if other != seat)
-
-
 def simulate(
     game: Game[Any],
     agents: Sequence[Agent],
@@ -89,14 +95,16 @@ def simulate(
     seed: int,
     on_game: Callable[[int, Any], None] | None = None,
 ) -> Summary:
-    """Play `games` games from seeds `seed`, `seed + 1`, ...; wins are shared on a tie."""
-    summary = Summary(bots, wins=[0.0] * game.num_players)
+    """Play `games` games from seeds `seed`, `seed + 1`, ...; wins are shared on a tie
+    between sides (an outright team win is a whole win for each of its seats)."""
+    sides = game.teams()
+    summary = Summary(bots, wins=[0.0] * game.num_players, sides=sides)
     started = time.perf_counter()
     for index in range(games):
         played = play(game, agents, seed + index)
         final = played.final_state
         summary.scores.append(list(game.scores(final)))
-        for seat, share in enumerate(game.returns(final)):
+        for seat, share in enumerate(win_shares(sides, game.winners(final))):
             summary.wins[seat] += share
         if on_game is not None:
             on_game(seed + index, played)
@@ -143,12 +151,15 @@ def _print_summary(game: Game[Any], summary: Summary, records: Path | None) -> N
     data = summary.to_json()
     title = f"{summary.games} games of {game.name} {game.options}"
     table = Table(title=title)
-    for heading in ("seat", "bot", "mean score", "mean margin", "wins", "win rate"):
+    team_play = any("team" in seat for seat in data["seats"])
+    headings = ("seat", "bot", *(("team",) if team_play else ()), "mean score", "mean margin")
+    for heading in (*headings, "wins", "win rate"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for seat in data["seats"]:
         table.add_row(
             str(seat["seat"]),
             seat["bot"],
+            *((str(seat["team"] + 1),) if team_play else ()),
             f"{seat['mean_score']:.2f}",
             f"{seat['mean_margin']:+.2f}",
             f"{seat['wins']:g}",
@@ -158,5 +169,6 @@ def _print_summary(game: Game[Any], summary: Summary, records: Path | None) -> N
     console.print(table)
     console.print(
         f"{data['games_per_second']} games per second; ties share the win"
+        + ("; wins and margins per team" if team_play else "")
         + (f"; records in {records}" if records else "")
     )

@@ -120,6 +120,29 @@ class RecordError(KingdomkitError):
     """A game record that is malformed or breaks a rule; names the event when it can."""
 
 
+SHOWN = 40
+
+
+def excerpt(text: str, limit: int = SHOWN, quoted: bool = True) -> str:
+    """`text` for an error message (quoted unless `quoted` is false), cut after `limit`
+    characters with its length told, so that a huge input is not echoed back whole."""
+    if len(text) <= limit:
+        return repr(text) if quoted else text
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+MOVE_CHARS = 200
+
+
+def check_move_length(text: str) -> None:
+    """Refuse a move longer than any game's longest (a few dozen characters) before reading
+    it, so that no reader meets a 100,000-digit number."""
+    if len(text) > MOVE_CHARS:
+        raise IllegalActionError(
+            f"cannot read {excerpt(text.strip())}: a move is at most {MOVE_CHARS} characters"
+        )
+
+
 class Encoder(Protocol[S_contra]):
     """A game's observation encoder (its encoding.py): what `Game.observe` and friends use."""
 
@@ -171,6 +194,12 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def winners(self, state: S) -> tuple[int, ...]:
         """The players sharing the victory at a terminal state, after all tie-breaks."""
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides of this configured game, each the players who win or lose together, in
+        order (Queendomino's Royal Wedding in teams: players 2t and 2t + 1 form side t).
+        Results, margins and ratings count sides, not seats. The default: each player alone."""
+        return tuple((player,) for player in range(self.num_players))
 
     # -- text codec ----------------------------------------------------------------------
     @abstractmethod
@@ -318,6 +347,13 @@ class Game(ABC, Generic[S]):
     def resample(self, state: S, player: int, rng: random.Random) -> S:
         """A full state consistent with `player`'s view; games without secrets return it."""
         return state
+
+    def conceal(self, actions: Sequence[int], player: int, rng: random.Random) -> list[int]:
+        """The actions of a game (from the start) with every chance outcome that `player`
+        has not seen drawn again from `rng`, consistently with what they have seen: the
+        history a record may hold when the game stops early and is resumed later (it must
+        give nothing away). Games whose draws are public when made return them unchanged."""
+        return list(actions)
 
     # -- observations for learning (each game's encoding.py; numpy needed) -------------------
     # The layout of `observe`'s arrays; bumped whenever the layout or a meaning changes.

@@ -15,12 +15,17 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from kingdomkit.core.protocol import Event, Game, KingdomkitError, RecordError
+from kingdomkit.core.protocol import Event, Game, KingdomkitError, RecordError, excerpt
 from kingdomkit.core.registry import game_info, make_game
 
 FORMAT = "kingdomkit-record/1"
+# The largest record file read (docs/records.md): a few hundred times the longest game's
+# record, and small enough that parsing it cannot exhaust memory (JSON takes ~10x its size).
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+# How much of a bad event an error message shows.
+EVENT_SHOWN = 400
 
 
 def make_record(
@@ -72,6 +77,9 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
         raise RecordError(f"unknown record format {fmt!r} (this version reads {FORMAT!r})")
     name = _require(record, "game", str)
     options = _require(record, "options", dict)
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError("the record's 'seed' is an integer or null")
     players = _require(record, "players", list)
     try:
         game_info(name)
@@ -90,7 +98,7 @@ def replay_record(record: Mapping[str, Any]) -> Replay:
     # after the first are due next in the record, in order, and stand for no action.
     following: list[Event] = []
     for index, event in enumerate(game.record_events(record), start=1):
-        where = f"event {index} {json.dumps(event)}"
+        where = f"event {index} {excerpt(json.dumps(event), EVENT_SHOWN, quoted=False)}"
         if not isinstance(event, dict):
             raise RecordError(f"{where}: an event is a JSON object")
         if following:
@@ -143,14 +151,27 @@ def write_record(path: Path, record: Mapping[str, Any]) -> None:
 
 
 def read_record(path: Path) -> dict[str, Any]:
-    """The record in `path`; raises RecordError for unreadable or non-JSON files."""
+    """The record in `path`; raises RecordError for unreadable, oversized or non-JSON files."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            text = read_bounded(file, MAX_RECORD_BYTES, str(path), "a record")
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a UTF-8 text file") from None
     return parse_record(text, str(path))
+
+
+def read_bounded(file: BinaryIO, limit: int, source: str, what: str) -> str:
+    """The UTF-8 text of `file`, refused (RecordError naming `source`) past `limit` bytes
+    without reading more than one byte beyond it: a huge file never reaches memory whole."""
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        raise RecordError(
+            f"{source} is larger than {limit // 1024} KiB, the most kingdomkit reads as {what}"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{source} is not a UTF-8 text file") from None
 
 
 def parse_record(text: str, source: str) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Elo ratings per game for accounts, from rated finished games.
 
-A game of n players counts as every pair of accounts in it playing each other: the one with
-the larger win share (the game's `returns`) wins the pair, equal shares draw. Each account's
-change is K / (n - 1) times the sum over its pairs of (result - expected), so a 4-player game
+A game counts as every pair of accounts on different sides playing each other: the one with
+the larger win share of its side (`core.sides`: a team's members share the team's result)
+wins the pair, equal shares draw; teammates are not opponents. Each account's change is
+K / (its opponents) times the sum over its pairs of (result - expected), so a 4-player game
 moves a rating about as much as one 2-player game. Guests and bots are not rated and do not
 count as opponents.
 """
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from kingdomkit.core.sides import side_of, win_shares
 from kingdomkit.server.models import RatingRow, UserRow
 
 if TYPE_CHECKING:
@@ -29,19 +31,21 @@ def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, (other - rating) / 400.0))
 
 
-def elo_changes(ratings: list[float], shares: list[float]) -> list[float]:
-    """The change of each rating after one game with these win shares."""
+def elo_changes(
+    ratings: list[float], shares: list[float], sides: list[int] | None = None
+) -> list[float]:
+    """The change of each rating after one game with these win shares; `sides`: each
+    rating's side (teammates do not play each other; default: each alone)."""
     n = len(ratings)
-    if n < 2:
-        return [0.0] * n
+    side = sides if sides is not None else list(range(n))
     changes = []
     for i in range(n):
+        opponents = [j for j in range(n) if side[j] != side[i]]
         total = 0.0
-        for j in range(n):
-            if i != j:
-                result = 1.0 if shares[i] > shares[j] else 0.5 if shares[i] == shares[j] else 0.0
-                total += result - expected(ratings[i], ratings[j])
-        changes.append(K / (n - 1) * total)
+        for j in opponents:
+            result = 1.0 if shares[i] > shares[j] else 0.5 if shares[i] == shares[j] else 0.0
+            total += result - expected(ratings[i], ratings[j])
+        changes.append(K / len(opponents) * total if opponents else 0.0)
     return changes
 
 
@@ -53,19 +57,26 @@ def user_id(holder: str | None) -> int | None:
 
 def rate(session: Session, table: LiveTable) -> None:
     """Update the ratings of the accounts seated at the finished `table` (in `session`)."""
-    shares = table.game.returns(table.state)
-    players = [(user_id(s.holder), shares[s.index]) for s in table.seats if s.kind == "human"]
-    accounts = [(uid, share) for uid, share in players if uid is not None]
-    if len({uid for uid, _ in accounts}) < 2 or len(accounts) != len({uid for uid, _ in accounts}):
-        return  # fewer than two accounts, or one account in two seats: not rated
+    teams = table.game.teams()
+    shares = win_shares(teams, table.game.winners(table.state))
+    side = side_of(teams)
+    seated = [(user_id(s.holder), s.index) for s in table.seats if s.kind == "human"]
+    accounts = [(uid, shares[seat], side[seat]) for uid, seat in seated if uid is not None]
+    uids = {uid for uid, _, _ in accounts}
+    if len({team for _, _, team in accounts}) < 2 or len(accounts) != len(uids):
+        return  # no two accounts on different sides, or one account in two seats: not rated
     rows = []
-    for uid, _ in accounts:
+    for uid, _, _ in accounts:
         row = session.get(RatingRow, (uid, table.game_name))
         if row is None:
             row = RatingRow(user_id=uid, game=table.game_name, rating=START, games=0)
             session.add(row)
         rows.append(row)
-    changes = elo_changes([row.rating for row in rows], [share for _, share in accounts])
+    changes = elo_changes(
+        [row.rating for row in rows],
+        [share for _, share, _ in accounts],
+        [team for _, _, team in accounts],
+    )
     for row, change in zip(rows, changes, strict=True):
         row.rating += change
         row.games += 1

@@ -100,7 +100,9 @@ def line_actions(game: Kingdomino, state: KingdominoState, dominoes: Any) -> lis
     if dominoes != sorted(set(dominoes)):
         raise RecordError("a line is shown in ascending order, without repeats")
     for number in dominoes:
-        if not (1 <= number <= NUM_DOMINOES and state.deck >> (number - 1) & 1):
+        if not 1 <= number <= NUM_DOMINOES:
+            raise RecordError(f"domino {number} does not exist (the box holds 1 to {NUM_DOMINOES})")
+        if not state.deck >> (number - 1) & 1:
             raise RecordError(f"domino {number} cannot be drawn: it is already out")
     return [number - 1 for number in dominoes]
 

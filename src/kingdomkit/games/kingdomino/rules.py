@@ -39,6 +39,8 @@ from kingdomkit.core.protocol import (
     Game,
     IllegalActionError,
     KingdomkitError,
+    check_move_length,
+    excerpt,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino import records
@@ -490,6 +492,7 @@ class Kingdomino(Game[KingdominoState]):
 
     def parse_action(self, state: KingdominoState, text: str) -> int:
         """Reads `claim N`, `place N x1,y1 x2,y2`, `discard N` (the domino number optional)."""
+        check_move_length(text)
         words = text.replace("(", " ").replace(")", " ").split()
         if not words:
             raise IllegalActionError("empty move")
@@ -524,7 +527,7 @@ class Kingdomino(Game[KingdominoState]):
             first, second = (_parse_xy(arg) for arg in args)
             return self.placement_action(state, first, second)
         except ValueError:
-            raise IllegalActionError(f"cannot read {text!r}") from None
+            raise IllegalActionError(f"cannot read {excerpt(text)}") from None
 
     # -- records (records.py) ----------------------------------------------------------
     def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:

@@ -30,7 +30,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError, narrowed
+from kingdomkit.core.protocol import Game, IllegalActionError, check_move_length, excerpt, narrowed
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell, Geometry
 from kingdomkit.games.kingdomino.kingdom import Kingdom, square
@@ -227,6 +227,7 @@ class TerminalUI:
 
     # -- reading moves -------------------------------------------------------------------
     def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        check_move_length(text)
         kingdomino, state = _kingdomino(game), _state(state)
         words = " ".join(text.lower().split())
         if state.phase == PLACE:
@@ -574,7 +575,8 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
         if words.split()[:1] in (["place"], ["claim"]):
             return game.parse_action(state, text)
         raise IllegalActionError(
-            f"cannot read {text.strip()!r}: {example}, or ? for the legal moves, help for more"
+            f"cannot read {excerpt(text.strip())}: {example}, "
+            "or ? for the legal moves, help for more"
         )
     given, column1, row1, column2, row2, direction = match.groups()
     if given is not None and int(given) != number:
@@ -620,7 +622,9 @@ def _parse_claim(game: Kingdomino, state: KingdominoState, words: str, text: str
             raise IllegalActionError(
                 f"now choose a domino of the new line for your king: type its number ({choose})"
             )
-        raise IllegalActionError(f"cannot read {text.strip()!r}: type a domino number ({choose})")
+        raise IllegalActionError(
+            f"cannot read {excerpt(text.strip())}: type a domino number ({choose})"
+        )
     number = int(claim.group(1))
     if number not in state.line:
         raise IllegalActionError(f"domino {number} is not in the new line ({choose})")

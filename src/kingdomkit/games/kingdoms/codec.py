@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kingdomkit.core.protocol import IllegalActionError
+from kingdomkit.core.protocol import IllegalActionError, check_move_length, excerpt
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
     DRAW_ACTION,
@@ -48,10 +48,12 @@ def parse_space(text: str) -> int:
     try:
         row, column = (int(part) for part in text.split(","))
     except ValueError:
-        raise IllegalActionError(f"{text!r} is not a space: write row,column (e.g. 2,5)") from None
+        raise IllegalActionError(
+            f"{excerpt(text)} is not a space: write row,column (e.g. 2,5)"
+        ) from None
     if not (1 <= row <= bd.ROWS and 1 <= column <= bd.COLUMNS):
         raise IllegalActionError(
-            f"{text!r} is off the board (rows 1-{bd.ROWS}, columns 1-{bd.COLUMNS})"
+            f"{excerpt(text)} is off the board (rows 1-{bd.ROWS}, columns 1-{bd.COLUMNS})"
         )
     return bd.space(row - 1, column - 1)
 
@@ -78,6 +80,7 @@ def action_to_string(game: Kingdoms, state: KingdomsState, action: int) -> str:
 
 
 def parse_action(game: Kingdoms, state: KingdomsState, text: str) -> int:
+    check_move_length(text)
     words = text.lower().split()
     if not words:
         raise IllegalActionError("empty move")
@@ -98,7 +101,7 @@ def parse_action(game: Kingdoms, state: KingdomsState, text: str) -> int:
         return PASS_ACTION
     if verb == "castle" and len(args) == 2:
         if not args[0].isdigit() or not 1 <= int(args[0]) <= 4:
-            raise IllegalActionError(f"a castle's rank is 1 to 4, not {args[0]!r}")
+            raise IllegalActionError(f"a castle's rank is 1 to 4, not {excerpt(args[0])}")
         rank = int(args[0])
         if not state.castles[player][rank - 1]:
             raise IllegalActionError(f"you have no castle of rank {rank} left")
@@ -116,14 +119,16 @@ def parse_action(game: Kingdoms, state: KingdomsState, text: str) -> int:
     if verb == "take" and len(args) == 1 and game.setup.no_luck:
         kind = tile_type(args[0])
         if kind is None:
-            raise IllegalActionError(f"no tile {args[0]!r} (+1..+6, -1..-6, MTN, DRG, GLD, WIZ)")
+            raise IllegalActionError(
+                f"no tile {excerpt(args[0])} (+1..+6, -1..-6, MTN, DRG, GLD, WIZ)"
+            )
         if TAKE_BASE + kind.index not in legal:
             raise IllegalActionError(f"no {kind.label} tile is left face up")
         return TAKE_BASE + kind.index
     moves = "castle RANK row,column · start row,column · " + (
         "take TILE" if game.setup.no_luck else "draw"
     )
-    raise IllegalActionError(f"cannot read {text!r}: write {moves} (or pass)")
+    raise IllegalActionError(f"cannot read {excerpt(text)}: write {moves} (or pass)")
 
 
 def _on_empty(action: int, space: int, legal: tuple[int, ...]) -> int:

@@ -34,7 +34,7 @@ Versions: 1, the first.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.protocol import (
@@ -323,6 +323,43 @@ class Kingdoms(Game[KingdomsState]):
         for tile in pool:
             supply[tile] += 1
         return seen._replace(starting=starting, held=held, supply=tuple(supply))
+
+    def conceal(self, actions: Sequence[int], player: int, rng: random.Random) -> list[int]:
+        """The deals of other players' starting tiles never played, and a tile another
+        player has drawn and not yet placed, drawn again at random from the tiles `player`
+        has not seen in that epoch; every other action is kept."""
+        concealed = list(actions)
+        hidden: dict[int, list[int]] = {}  # epoch -> indices of hidden draws and deals
+        seen: dict[int, list[int]] = {}  # epoch -> tiles `player` saw leave the supply
+        dealt: dict[tuple[int, int], int] = {}  # (epoch, owner) -> index of the deal
+        state = self.initial_state()
+        for index, action in enumerate(actions):
+            epoch, phase = state.epoch, state.phase
+            if phase == DEAL:
+                if state.turn == player:
+                    seen.setdefault(epoch, []).append(action)
+                else:
+                    dealt[(epoch, state.turn)] = index
+            elif phase == DRAW:
+                pending = index == len(actions) - 1 and state.turn != player
+                (hidden if pending else seen).setdefault(epoch, []).append(
+                    index if pending else action
+                )
+            elif phase == PLAY and action >= TAKE_BASE and action != PASS_ACTION:
+                seen.setdefault(epoch, []).append(action - TAKE_BASE)
+            elif phase == PLAY and START_BASE <= action < PLACE_BASE and state.turn != player:
+                seen.setdefault(epoch, []).append(actions[dealt.pop((epoch, state.turn))])
+            state = self.apply(state, action)
+        for (epoch, _), index in dealt.items():
+            hidden.setdefault(epoch, []).append(index)
+        for epoch, indices in hidden.items():
+            unseen = list(FULL_SUPPLY)
+            for tile in seen.get(epoch, []):
+                unseen[tile] -= 1
+            pool = [tile for tile, count in enumerate(unseen) for _ in range(count)]
+            for index, tile in zip(sorted(indices), rng.sample(pool, len(indices)), strict=True):
+                concealed[index] = tile
+        return concealed
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION

@@ -44,7 +44,14 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Event, Game, IllegalActionError, narrowed
+from kingdomkit.core.protocol import (
+    Event,
+    Game,
+    IllegalActionError,
+    check_move_length,
+    excerpt,
+    narrowed,
+)
 from kingdomkit.games.kingdomino.terminal import FREE_STYLE, PLAYER_COLOURS
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
@@ -160,6 +167,7 @@ class TerminalUI:
 
     # -- reading moves -------------------------------------------------------------------
     def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        check_move_length(text)
         kingdoms, state = _kingdoms(game), _state(state)
         seen = _actor_view(kingdoms, state)
         words = " ".join(text.lower().split())
@@ -621,7 +629,7 @@ def _parse_place(game: Kingdoms, seen: KingdomsState, words: str, text: str) -> 
         held = TYPES[seen.held].describe()
         if words in ("draw", "pass") or _CASTLE.match(words) or _START.match(words):
             raise IllegalActionError(f"first place the tile you hold, {held}: {_due(game, seen)}")
-        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, seen)}")
+        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, seen)}")
     space = labelled_space(*match.groups())
     _check_empty(seen, space)
     return PLACE_BASE + space
@@ -680,8 +688,8 @@ def _parse_play(game: Kingdoms, seen: KingdomsState, words: str, text: str) -> i
         elif seen.starting[player] >= 0:
             say = f"say what goes there, e.g. start {here}; "
         then = "take a tile" if game.setup.no_luck else "draw"
-        raise IllegalActionError(f"{text.strip()!r}: {say}to put a tile there, {then} first")
-    raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, seen)}")
+        raise IllegalActionError(f"{excerpt(text.strip())}: {say}to put a tile there, {then} first")
+    raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, seen)}")
 
 
 def _tile_named(words: str) -> int:
@@ -691,7 +699,8 @@ def _tile_named(words: str) -> int:
     kind = tile_type(words)
     if kind is None:
         raise IllegalActionError(
-            f"no tile {words!r} (+1..+6, -1..-6, MTN, DRG, GLD, WIZ, or a name such as troll)"
+            f"no tile {excerpt(words)} "
+            "(+1..+6, -1..-6, MTN, DRG, GLD, WIZ, or a name such as troll)"
         )
     return kind.index
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kingdomkit.core.protocol import IllegalActionError
+from kingdomkit.core.protocol import IllegalActionError, check_move_length, excerpt
 from kingdomkit.games.queendomino.dominoes import (
     BOX_LETTERS,
     DOMINOES,
@@ -102,6 +102,7 @@ def knight_point(game: Queendomino, state: QueendominoState, action: int) -> Poi
 
 
 def parse_action(game: Queendomino, state: QueendominoState, text: str) -> int:
+    check_move_length(text)
     words = text.replace("(", " ").replace(")", " ").split()
     if not words:
         raise IllegalActionError("empty move")
@@ -125,7 +126,7 @@ def parse_action(game: Queendomino, state: QueendominoState, text: str) -> int:
             return _parse_site(game, state, verb, args)
         return _parse_building(game, state, verb, args)
     except ValueError:
-        raise IllegalActionError(f"cannot read {text!r}: {_due(game, state)}") from None
+        raise IllegalActionError(f"cannot read {excerpt(text)}: {_due(game, state)}") from None
 
 
 def _due(game: Queendomino, state: QueendominoState) -> str:
@@ -160,9 +161,9 @@ def _parse_claim(game: Queendomino, state: QueendominoState, verb: str, args: li
         raise IllegalActionError(f"it is time to claim: {_due(game, state)}")
     slots = [s for s, d in enumerate(state.line) if _domino_matches(game, d, args[0])]
     if not slots:
-        raise IllegalActionError(f"domino {args[0]} is not in the new line")
+        raise IllegalActionError(f"domino {excerpt(args[0], quoted=False)} is not in the new line")
     if state.claims[slots[0]] != UNCLAIMED:
-        raise IllegalActionError(f"domino {args[0]} is already claimed")
+        raise IllegalActionError(f"domino {excerpt(args[0], quoted=False)} is already claimed")
     return slots[0]
 
 
@@ -261,7 +262,7 @@ def _parse_building(game: Queendomino, state: QueendominoState, verb: str, args:
         if b != EMPTY and name in (game.table[b].tile.lower(), game.table[b].name.lower())
     ]
     if not spaces:
-        raise IllegalActionError(f"no building {' '.join(args)!r} on the Builders' Board")
+        raise IllegalActionError(f"no building {excerpt(' '.join(args))} on the Builders' Board")
     if len(spaces) > 1:
         tiles = ", ".join(game.table[state.board[s]].tile for s in spaces)
         raise IllegalActionError(f"several buildings are called that ({tiles}): name the tile")

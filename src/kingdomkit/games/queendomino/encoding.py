@@ -31,7 +31,9 @@ Cell (x, y) relative to the castle is plane element [y + reach, x + reach].
     board     (6, 18 + 1) uint8      the Builders' Board, space s costs s: the building's
                                      features (zeros when empty), then 1 on the space whose
                                      building is being built (the site step)
-    pile      (T,) uint8             1 for each building tile still in the pile
+    pile      (T,) uint8             1 for each building tile face down in the pile
+    top       (18,) uint8            the pile's face-up top: its building features (zeros
+                                     when the pile is out)
     unseen    (96,) uint8            1 for each domino not drawn yet (by id: Queendomino's
                                      0..47, Kingdomino's 48..95, only in a Royal Wedding)
     counters  (17,) int16            phase one-hot (draw, board, order, claim, place, tax,
@@ -48,7 +50,8 @@ Actions are the game's own (rules.py). Symmetries: the 8 rotations and reflectio
 kingdom planes, as in Kingdomino; placements and building sites turn with them, the other
 actions stay.
 
-Versions: 1, the first.
+Versions: 1, the first; 2, `top`, the pile's face-up top (Queendomino version 2), and
+`pile` without it.
 """
 
 from __future__ import annotations
@@ -96,7 +99,7 @@ from kingdomkit.games.queendomino.state import (
 if TYPE_CHECKING:
     from kingdomkit.games.queendomino.rules import Queendomino, QueendominoState
 
-VERSION = 1
+VERSION = 2
 PLANES = 14
 CROWN_PLANE = 7
 DOMINO_WIDTH = 2 * len(TERRAINS) + 3
@@ -156,6 +159,7 @@ class QueendominoEncoder:
             "realms": ArraySpec((r, REALM_FEATURES + BUILDING_WIDTH), "int16", 0, INT16_MAX),
             "board": ArraySpec((SPACES, BUILDING_WIDTH + 1), "uint8", 0, 255),
             "pile": ArraySpec((len(self.game.table),), "uint8", 0, 1),
+            "top": ArraySpec((BUILDING_WIDTH,), "uint8", 0, 255),
             "unseen": ArraySpec((len(DOMINOES),), "uint8", 0, 1),
             "counters": ArraySpec((len(PHASE_NAMES) + 7,), "int16", 0, max(setup.lines, KNIGHTS)),
         }
@@ -189,6 +193,7 @@ class QueendominoEncoder:
             "realms": self._realms(state, realm_seats),
             "board": self._board(state),
             "pile": bits(state.pile, len(game.table)),
+            "top": self.buildings[state.top + 1].copy(),
             "unseen": bits(state.deck, len(DOMINOES)),
             "counters": np.array(
                 [

@@ -1,7 +1,10 @@
 """Queendomino's record events (docs/records.md): what each action writes, and the actions
 that each event stands for when a record is replayed.
 
-    {"type": "reveal", "building": "B07", "price": 3}      a tile from the pile onto the board
+    {"type": "top", "building": "B07"}                     a tile turned face up on the pile
+    {"type": "reveal", "building": "B07", "price": 3}      the face-up top onto the board: it
+                                                           follows the top event or the claim
+                                                           that emptied the top's old place
     {"type": "line", "dominoes": [n, ...]}                 a line, ascending (Royal Wedding:
                                                            also "box": "queendomino"/"kingdomino")
     {"type": "order", "kings": [player, ...]}              the first line's king order
@@ -72,20 +75,22 @@ def events(
             event["box"] = BOX_NAMES[(after.lines_drawn - 1) % 2]
         return [event]
     if phase == BOARD:
-        return [
-            {
-                "type": "reveal",
-                "building": game.table[action].tile,
-                "price": before.board.index(EMPTY),
-            }
-        ]
+        written: list[Event] = [{"type": "top", "building": game.table[action].tile}]
+        if after.top != action:
+            written.append(_onto_board(game, action, after))
+        return written
     if phase == ORDER:
         return [] if after.phase == ORDER else [{"type": "order", "kings": list(after.order)}]
     player = game.current_player(before)
     if action == game.pass_action:
         return [{"type": "pass", "player": player, "step": PASS_STEPS[phase]}]
     if phase == CLAIM:
-        return [{"type": "claim", "player": player, "domino": printed(before.line[action])}]
+        claim: list[Event] = [
+            {"type": "claim", "player": player, "domino": printed(before.line[action])}
+        ]
+        if before.top != EMPTY and after.top != before.top:
+            claim.append(_onto_board(game, before.top, after))
+        return claim
     if phase == PLACE:
         number = printed(before.placing[before.turn])
         if action == game.discard_action:
@@ -108,7 +113,7 @@ def events(
         return []
     if phase == SITE:
         was, now = before.realms[r], after.realms[r]
-        written: list[Event] = [
+        written = [
             {
                 "type": "build",
                 "player": player,
@@ -129,6 +134,15 @@ def events(
     return [{"type": "burn", "player": player, "building": building}]
 
 
+def _onto_board(game: Queendomino, building: int, after: QueendominoState) -> Event:
+    """The face-up top `building` has gone onto the Builders' Board."""
+    return {
+        "type": "reveal",
+        "building": game.table[building].tile,
+        "price": after.board.index(building),
+    }
+
+
 def _realm_or_none(realm: int) -> int | None:
     return realm if realm >= 0 else None
 
@@ -141,8 +155,13 @@ def event_actions(game: Queendomino, state: QueendominoState, event: Event) -> l
     due = _due(game, state)
     if kind == "line" and phase == DRAW and not state.line:
         return _line_actions(game, state, event)
-    if kind == "reveal" and phase == BOARD:
+    if kind == "top" and phase == BOARD:
         return [_pile_building(game, state, event.get("building"))]
+    if kind == "reveal":
+        raise RecordError(
+            "the pile's top goes onto the board only right after a top event or the claim "
+            "that ends a round, when a space is empty"
+        )
     if kind == "order" and phase == ORDER and not state.order:
         return _order_actions(game, event.get("kings"))
     if kind == "queen":
@@ -170,7 +189,7 @@ def _due(game: Queendomino, state: QueendominoState) -> str:
         return f"{others} or a pass event"
     names = {
         DRAW: "a line event",
-        BOARD: "a reveal event",
+        BOARD: "a top event",
         ORDER: "an order event",
         CLAIM: "a claim event",
         PLACE: "a place or discard event",
@@ -193,7 +212,9 @@ def _line_actions(game: Queendomino, state: QueendominoState, event: Event) -> l
         raise RecordError(f"this line comes from the {BOX_NAMES[box]} box")
     actions = []
     for number in numbers:
-        if not 1 <= number <= BOX_SIZE or not state.deck >> domino_id(box, number) & 1:
+        if not 1 <= number <= BOX_SIZE:
+            raise RecordError(f"domino {number} does not exist (the box holds 1 to {BOX_SIZE})")
+        if not state.deck >> domino_id(box, number) & 1:
             raise RecordError(f"domino {number} cannot be drawn: it is already out")
         actions.append(domino_id(box, number))
     return actions

@@ -261,6 +261,10 @@ def describe_event(
         box = f", from the {event['box'].capitalize()} box" if "box" in event else ""
         dominoes = ", ".join(domino_text(game, d) for d in after.line)
         return f"New line (line {after.lines_drawn} of {game.setup.lines}{box}): {dominoes}"
+    if kind == "top":
+        building = find_tile(game, event.get("building"))
+        effects = f": {building.effects()}" if building else ""
+        return f"{tile_text(game, event.get('building'))} is turned up on the pile{effects}"
     if kind == "reveal":
         building = find_tile(game, event.get("building"))
         effects = f": {building.effects()}" if building else ""
@@ -375,7 +379,12 @@ def board_text(game: Queendomino, state: QueendominoState) -> str:
         f"{price}: {game.table[b].label() if b != EMPTY else '-'}"
         for price, b in enumerate(state.board)
     ]
-    return "Builders' Board (price: building): " + ", ".join(spaces)
+    top = game.table[state.top].label() if state.top != EMPTY else "none (the pile is out)"
+    return (
+        "Builders' Board (price: building): "
+        + ", ".join(spaces)
+        + f"; the pile's top, face up: {top} ({game.pile_size(state)} in the pile)"
+    )
 
 
 def _where_the_game_stands(
@@ -432,6 +441,8 @@ def position_json(game: Queendomino, state: QueendominoState) -> dict[str, Any]:
             None if b == EMPTY else _building_json(table[b]) | {"price": price}
             for price, b in enumerate(state.board)
         ],
+        "pile_top": None if state.top == EMPTY else _building_json(table[state.top]),
+        "pile": game.pile_size(state),
         "dragon_ready": state.dragon_ready,
         "queen": None if state.queen == NOBODY else state.queen,
         "burnt": [table[b].tile for b in game.burnt(state)],

@@ -3,7 +3,10 @@ bottom of this card).
 
 Set-up (rulebook "Set up" steps 1 and 2), as chance nodes:
 
-    BOARD   one building at a time onto the cheapest empty space of the Builders' Board
+    BOARD   the pile's new top tile, turned face up (the rulebook's pile lies "grey face
+            up", so everyone sees the next building to come); the top moves at once onto
+            the cheapest empty space of the Builders' Board, if there is one, and the next
+            tile is turned up, until the board is full or the pile is out
     DRAW    one domino at a time until the new line is full (kept in ascending order)
     ORDER   the first line's king order, one owner at a time (2 players: the first player,
             then the order is first, second, second, first as the rulebook says)
@@ -23,7 +26,8 @@ an optional step with a choice offers `pass`.
     CLAIM   E: claim a domino of the new line (not in the last round)
 
 After the last turn of a round: the Dragon goes back, the buildings slide to the cheapest
-spaces, BOARD refills the empty spaces from the pile, DRAW lays the next line.
+spaces, the face-up top fills the cheapest empty space and BOARD turns up the next top (again
+while spaces are empty), DRAW lays the next line.
 
 Actions (one fixed range per frame size; cells = geometry cells, guard column included:
 90 for 5x5, 182 for 7x7):
@@ -37,10 +41,12 @@ Actions (one fixed range per frame size; cells = geometry cells, guard column in
     burn the building on space s discard + 9 + cells + s
     pass                         discard + 15 + cells (the last action)
 
-Chance outcomes: DRAW, a domino id (dominoes.py); BOARD, a building's index in the table;
-ORDER, a player.
+Chance outcomes: DRAW, a domino id (dominoes.py); BOARD, a building's index in the table
+(the new top); ORDER, a player.
 
-Versions: 1, the first.
+Versions: 1, the first; 2, the pile's top tile is public (`state.top`), turned up by BOARD
+whenever the old top leaves the pile (issue 23): one more BOARD chance node at set-up, and the
+refills take the known top instead of a hidden draw.
 """
 
 from __future__ import annotations
@@ -109,7 +115,7 @@ PREMIUM_TURNS = 4
 
 class Queendomino(Game[QueendominoState]):
     name = "queendomino"
-    version = 1
+    version = 2
     min_players = 2
     max_players = 8
 
@@ -159,6 +165,7 @@ class Queendomino(Game[QueendominoState]):
             True,
             NOBODY,
             0,
+            EMPTY,
             EMPTY,
         )
 
@@ -271,14 +278,17 @@ class Queendomino(Game[QueendominoState]):
 
     # Set-up and round changes --------------------------------------------------------
     def _reveal(self, state: QueendominoState, building: int) -> QueendominoState:
-        board = list(state.board)
-        board[board.index(EMPTY)] = building
-        return self._after_board(
-            _update(state, board=tuple(board), pile=state.pile & ~(1 << building))
-        )
+        """`building` is turned up on top of the pile."""
+        return self._after_board(_update(state, top=building, pile=state.pile & ~(1 << building)))
 
     def _after_board(self, state: QueendominoState) -> QueendominoState:
-        if state.pile and EMPTY in state.board:
+        """The face-up top onto the cheapest empty space, if any; then a new top is turned
+        up (BOARD) whenever the old one has left the pile and tiles remain."""
+        if state.top != EMPTY and EMPTY in state.board:
+            board = list(state.board)
+            board[board.index(EMPTY)] = state.top
+            state = _update(state, board=tuple(board), top=EMPTY)
+        if state.top == EMPTY and state.pile:
             return _phase(state, BOARD)
         if state.lines_drawn < self.setup.lines:
             return _phase(state, DRAW)
@@ -476,9 +486,13 @@ class Queendomino(Game[QueendominoState]):
     def tower_supply(self, state: QueendominoState) -> int:
         return TOWERS - sum(realm.towers for realm in state.realms)
 
+    def pile_size(self, state: QueendominoState) -> int:
+        """The tiles in the draw pile, its face-up top included."""
+        return state.pile.bit_count() + (state.top != EMPTY)
+
     def burnt(self, state: QueendominoState) -> tuple[int, ...]:
         """The buildings the Dragon has burnt: neither in the pile, on the board, nor built."""
-        out = set(state.board)
+        out = {*state.board, state.top}
         out.update(index for realm in state.realms for index, _ in realm.buildings)
         return tuple(b for b in range(len(self.table)) if not state.pile >> b & 1 and b not in out)
 
@@ -497,6 +511,13 @@ class Queendomino(Game[QueendominoState]):
     def winners(self, state: QueendominoState) -> tuple[int, ...]:
         realms = self.winning_realms(state)[0]
         return tuple(p for p, r in enumerate(self.realm_of) if r in realms)
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """One side per realm: a team's two players, or a player alone."""
+        return tuple(
+            tuple(p for p, r in enumerate(self.realm_of) if r == realm)
+            for realm in range(self.num_realms)
+        )
 
     def winning_realms(self, state: QueendominoState) -> tuple[tuple[int, ...], str]:
         """The realms sharing the victory and the rule that decided: "score",
@@ -598,7 +619,7 @@ class Queendomino(Game[QueendominoState]):
     record_events = records.record_events
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
-    observation_version = 1  # encoding.VERSION
+    observation_version = 2  # encoding.VERSION
 
     def make_encoder(self) -> QueendominoEncoder:
         """The observation encoder (encoding.py); its symmetries are
@@ -688,6 +709,7 @@ class Queendomino(Game[QueendominoState]):
                 int(data["queen"]),
                 int(data["knighted"]),
                 int(data["chosen"]),
+                int(data["top"]),
             )
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise KingdomkitError(f"malformed Queendomino state: {error}") from None

@@ -68,8 +68,9 @@ class QueendominoState(NamedTuple):
     order: tuple[int, ...]  # the first line's king order (owners), drawn one by one
     realms: tuple[Realm, ...]
     board: tuple[int, ...]  # building index on each space (index = price), or EMPTY
-    pile: int  # bit b set while building b is in the draw pile
+    pile: int  # bit b set while building b is face down in the draw pile (not the top)
     dragon_ready: bool  # the Dragon is in its cave
     queen: int  # the realm hosting the Queen, or NOBODY
     knighted: int  # this turn's domino: bit 0 square 1 has a knight, bit 1 square 2
     chosen: int  # SITE: the space of the building being built; else EMPTY
+    top: int  # the pile's top tile, face up for all to see (rulebook), or EMPTY

@@ -35,7 +35,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError, narrowed
+from kingdomkit.core.protocol import Game, IllegalActionError, check_move_length, excerpt, narrowed
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell
 from kingdomkit.games.kingdomino.terminal import (
@@ -162,6 +162,7 @@ class TerminalUI:
 
     # -- reading moves -------------------------------------------------------------------
     def parse(self, game: Game[Any], state: Any, text: str) -> int:
+        check_move_length(text)
         queendomino, state = _queendomino(game), _state(state)
         words = " ".join(text.lower().split())
         legal = queendomino.legal_actions(state)
@@ -401,6 +402,13 @@ def builders_board(
         if not building.verified:
             name.append(" (unverified)", style=UNVERIFIED_STYLE)
         table.add_row(shown, Text(building.tile, style="bold"), name, building.effects())
+    if state.top != EMPTY:
+        # The pile lies face up: its top is the next building to come (rulebook Step 1).
+        top = game.table[state.top]
+        name = Text(top.name)
+        if not top.verified:
+            name.append(" (unverified)", style=UNVERIFIED_STYLE)
+        table.add_row(Text("next", style="dim"), Text(top.tile, style="bold"), name, top.effects())
     burnt = ", ".join(game.table[b].tile for b in game.burnt(state)) or "none"
     queen = (
         f"{QUEEN} the Queen is hosted by {realm_name(game, state.queen, names)}"
@@ -408,7 +416,8 @@ def builders_board(
         else f"{QUEEN} the Queen waits for the first tower"
     )
     table.caption = (
-        f"{queen} · {state.pile.bit_count()} tiles in the pile · burnt: {burnt} · supply: "
+        f"{queen} · {game.pile_size(state)} tiles in the pile (next: its face-up top) · "
+        f"burnt: {burnt} · supply: "
         f"{_count(game.knight_supply(state), 'knight')}, "
         f"{_count(game.tower_supply(state), 'tower')}"
     )
@@ -683,7 +692,7 @@ def _parse_place(game: Queendomino, state: QueendominoState, words: str, text: s
     match = _PLACEMENT.match(words)
     if match is None:
         raise IllegalActionError(
-            f"cannot read {text.strip()!r}: {_due(game, state)}, or ? for the legal moves"
+            f"cannot read {excerpt(text.strip())}: {_due(game, state)}, or ? for the legal moves"
         )
     given, column1, row1, column2, row2, direction = match.groups()
     if given is not None and not _is_label(game, domino, given.upper()):
@@ -724,7 +733,7 @@ def _is_label(game: Queendomino, domino: int, text: str) -> bool:
 def _parse_knight(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
     match = _SQUARE.match(words)
     if match is None:
-        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
     square, column, row = match.groups()
     placed = [codec.knight_point(game, state, game.knight_base + i) for i in (0, 1)]
     if square is not None:
@@ -748,7 +757,7 @@ def _parse_knight(game: Queendomino, state: QueendominoState, words: str, text: 
 def _parse_site(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
     match = _SQUARE.match(words)
     if match is None or match.group(1) is not None:
-        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
     point = cell_point(game, match.group(2), match.group(3))
     name = cell_name(game, point)
     cell = game.geo.cell(*point)
@@ -794,12 +803,12 @@ def _parse_building(game: Queendomino, state: QueendominoState, words: str, text
             raise IllegalActionError(
                 "first choose the building (tile id, name or price); its square comes next"
             )
-        raise IllegalActionError(f"no building {text.strip()!r} on the Builders' Board")
+        raise IllegalActionError(f"no building {excerpt(text.strip())} on the Builders' Board")
     if len(found) > 1:
         choices = ", ".join(
             f"{game.building_on(state, s).tile} for {game.price(state, r, s)}" for s in found
         )
-        raise IllegalActionError(f"{text.strip()!r} could be {choices}: type the tile id")
+        raise IllegalActionError(f"{excerpt(text.strip())} could be {choices}: type the tile id")
     space = found[0]
     action = (game.build_base if state.phase == BUILD else game.burn_base) + space
     if action not in game.legal_actions(state):
@@ -823,7 +832,7 @@ def _parse_claim(game: Queendomino, state: QueendominoState, words: str, text: s
             raise IllegalActionError(
                 f"now choose a domino of the new line for your king: {_due(game, state)}"
             )
-        raise IllegalActionError(f"cannot read {text.strip()!r}: {_due(game, state)}")
+        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
     asked = match.group(1).upper()
     slots = [s for s, d in enumerate(state.line) if _is_label(game, d, asked)]
     if not slots:

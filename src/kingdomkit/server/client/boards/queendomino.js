@@ -226,7 +226,10 @@
         html("span", { class: "kk-stat", title: "the Dragon" }, KK.icon("flame", null, 16),
           s.dragon_ready ? " Dragon in its cave" : " Dragon away this round"),
         html("span", { class: "kk-stat", title: "the Queen" }, KK.icon("queen", null, 16), ` Queen: ${queen}`),
-        html("span", { class: "kk-stat kk-muted", text: `${bitCount(s.pile)} buildings in the pile` })),
+        html("span", { class: "kk-stat kk-muted", text: `${bitCount(s.pile) + (s.top >= 0 ? 1 : 0)} buildings in the pile` }),
+        // The pile lies face up: everyone sees the next building to come (rulebook, Set up).
+        s.top >= 0 ? html("span", { class: "kk-stat kk-pile-top", title: "the face-up top of the pile: the next building to come" },
+          `Next: ${(parts.buildings[s.top] || {}).tile || ""} ${(parts.buildings[s.top] || {}).name || ""}`) : null),
       buildersBoard(ctx, parts, s, plan));
 
     const items = kd.lineItems(s, { placePhase: PLACE, acting, over: s.phase === OVER, legal: view.legal, printed });
