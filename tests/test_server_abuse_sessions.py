@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -56,16 +57,19 @@ def cookie_header(client: httpx2.Client) -> str:
     return "; ".join(f"{name}={value}" for name, value in client.cookies.items())
 
 
-def socket_of(server: ServeProcess, client: httpx2.Client, table: str) -> ClientConnection:
+@contextmanager
+def socket_of(
+    server: ServeProcess, client: httpx2.Client, table: str
+) -> Iterator[ClientConnection]:
     """The table's WebSocket as `client`'s browser opens it (its cookie, its origin)."""
-    socket = connect(
+    with connect(
         f"{server.ws_url}/ws/tables/{table}",
         origin=Origin(server.url),
         additional_headers={"Cookie": cookie_header(client)},
         open_timeout=30,
-    )
-    assert socket.recv(timeout=30)  # the first view
-    return socket
+    ) as socket:
+        assert socket.recv(timeout=30)  # the first view
+        yield socket
 
 
 def closed_code(socket: ClientConnection) -> int | None:
@@ -88,11 +92,10 @@ def test_logout_ends_the_session_a_copied_cookie_is_a_guest(server: ServeProcess
     ann = browser(server)
     sign_up(ann, "ann")
     table = ann.post("/api/tables", json={"game": "kingdomino", "seats": [HUMAN, BOT]}).json()
-    socket = socket_of(server, ann, table["table"])
     copied = dict(ann.cookies.items())
-
-    assert ann.post("/api/logout", json={}).json()["account"] is False
-    assert closed_code(socket) == 4401  # the signed-out session's socket is closed
+    with socket_of(server, ann, table["table"]) as socket:
+        assert ann.post("/api/logout", json={}).json()["account"] is False
+        assert closed_code(socket) == 4401  # the signed-out session's socket is closed
 
     thief = httpx2.Client(base_url=server.url, cookies=copied)
     me = thief.get("/api/me").json()
@@ -106,8 +109,21 @@ def test_a_password_change_ends_every_other_session(server: ServeProcess) -> Non
     login = phone.post("/api/login", json={"name": "ann", "password": PASSWORD})
     assert login.status_code == 200
     table = home.post("/api/tables", json={"game": "kingdomino", "seats": [HUMAN, BOT]}).json()
-    socket = socket_of(server, phone, table["table"])
+    with socket_of(server, phone, table["table"]) as socket:
+        check_password_change(home, guest, socket)
+    assert phone.get("/api/me").json()["account"] is False  # signed out there
+    assert home.get("/api/me").json()["account"] is True  # not here
+    assert home.get(f"/api/tables/{table['table']}").json()["you"] == 0
+    again = browser(server)
+    old = again.post("/api/login", json={"name": "ann", "password": PASSWORD})
+    assert old.status_code == 401
+    assert again.post("/api/login", json={"name": "ann", "password": NEW_PASSWORD}).is_success
 
+
+def check_password_change(
+    home: httpx2.Client, guest: httpx2.Client, socket: ClientConnection
+) -> None:
+    """A wrong current password and a guest are refused; a change ends the other session."""
     wrong = home.post("/api/password", json={"current": "not it at all", "new": NEW_PASSWORD})
     assert wrong.status_code == 403 and "current password" in wrong.json()["detail"]
     assert (
@@ -118,13 +134,6 @@ def test_a_password_change_ends_every_other_session(server: ServeProcess) -> Non
     assert changed.status_code == 200 and changed.json()["sessions_ended"] == 1
 
     assert closed_code(socket) == 4401
-    assert phone.get("/api/me").json()["account"] is False  # signed out there
-    assert home.get("/api/me").json()["account"] is True  # not here
-    assert home.get(f"/api/tables/{table['table']}").json()["you"] == 0
-    again = browser(server)
-    old = again.post("/api/login", json={"name": "ann", "password": PASSWORD})
-    assert old.status_code == 401
-    assert again.post("/api/login", json={"name": "ann", "password": NEW_PASSWORD}).is_success
 
 
 def test_pages_of_other_sites_cannot_act(local: ServeProcess) -> None:
