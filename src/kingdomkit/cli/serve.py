@@ -13,6 +13,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from kingdomkit.cli import serve_workers
 from kingdomkit.core.protocol import KingdomkitError
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
@@ -39,9 +40,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--data", type=Path, default=None, help="data folder")
     parser.add_argument("--database", default=None, help="an SQLAlchemy database URL")
-    parser.add_argument(
-        "--bot-workers", type=int, default=1, help="processes playing bot moves (default 1)"
-    )
+    serve_workers.add_arguments(parser)
     parser.add_argument(
         "--https",
         action="store_true",
@@ -72,15 +71,14 @@ def run(args: argparse.Namespace) -> int:
             f"the web platform needs the web extra ({missing.name} is missing): "
             'pip install -e ".[web]"'
         ) from None
-    if args.bot_workers < 1:
-        raise ServeError("--bot-workers is at least 1")
+    workers = serve_workers.settings(args)
     data = args.data or default_data()
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ServeError(f"cannot use the data folder {data}: {error.strerror}") from None
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
-    config = ServerConfig(database, secret_key(data), args.bot_workers, args.https)
+    config = ServerConfig(database, secret_key(data), secure_cookies=args.https, **workers)
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning")
     return 0

@@ -263,7 +263,7 @@ async def advice(request: Request, table_id: str) -> list[dict[str, Any]]:
 async def ask_review(request: Request, table_id: str) -> dict[str, Any]:
     """Start grading every decision of the finished game (as `kingdomkit analyze`); the
     result appears at GET .../review."""
-    table = await tables_of(request).start_review(table_id)
+    table = await tables_of(request).start_review(table_id, request.session.get("id"))
     return {"ready": table.review is not None}
 
 
@@ -311,8 +311,9 @@ async def live(socket: WebSocket, table_id: str) -> None:
         await socket.close(code=4404)
         return
     tables.hub.join(table_id, socket, holder)
-    try:
-        await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
+    try:  # every message goes through the hub's queue of the socket: nothing waits on it
+        first = {"type": "view", "view": table.view(table.seat_of(holder))}
+        tables.hub.send(table_id, socket, first)
         while True:
             text = await socket.receive_text()
             try:
@@ -326,9 +327,8 @@ async def live(socket: WebSocket, table_id: str) -> None:
                     raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")
                 await tables.act(table_id, holder, message["action"], message["version"])
             except RefusedError as refused:
-                await socket.send_json(
-                    {"type": "error", "status": refused.status, "detail": str(refused)}
-                )
+                error = {"type": "error", "status": refused.status, "detail": str(refused)}
+                tables.hub.send(table_id, socket, error)
     except WebSocketDisconnect:
         pass
     finally:

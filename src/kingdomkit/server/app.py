@@ -18,10 +18,10 @@ import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit import __version__
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
-from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import RefusedError
+from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
 from kingdomkit.server.store import Store
 
@@ -34,15 +34,21 @@ GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 class ServerConfig:
     database: str  # an SQLAlchemy URL
     secret: str  # signs the session cookies
-    bot_workers: int = 1
+    bot_workers: int = 2  # play lane: processes playing bot moves
     secure_cookies: bool = False  # True behind HTTPS
+    bot_share: int = 1  # play workers one identity may hold at once
+    analysis_workers: int = 1  # analysis lane: processes making hints and reviews
+    send_queue: int = 32  # views waiting for a WebSocket before it is dropped as too slow
+    send_timeout: float = 10.0  # seconds a WebSocket may take to accept one view
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_engine(config.database)
-        tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
+        bots = Scheduler(config.bot_workers, config.bot_share, config.analysis_workers)
+        hub = Hub(config.send_queue, config.send_timeout)
+        tables = Tables(Store(engine), bots, hub)
         app.state.tables = tables
         app.state.accounts = Accounts(engine)
         await tables.resume()

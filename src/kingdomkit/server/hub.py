@@ -1,38 +1,158 @@
 """The WebSocket connections of each table: after every change, each connection is sent the
-view of its own seat (a spectator's view when it has none)."""
+view of its own seat (a spectator's view when it has none).
+
+Nothing waits on one socket: each connection has a bounded queue of messages and its own
+sender task, and a broadcast only puts the views in the queues. A connection whose queue is
+full, or which takes longer than the time-out to accept a message, is closed and forgotten;
+its client reconnects and is sent the current view. So bots, clocks and the other sockets of
+a table never wait for a client that does not read.
+"""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
+import logging
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from kingdomkit.server.live import LiveTable
 
+log = logging.getLogger("kingdomkit.server")
+SEND_QUEUE = 32  # messages waiting for a socket
+SEND_TIMEOUT = 10.0  # seconds a socket may take to accept one message
+TOO_SLOW = 1013  # the close code: try again later
+
+
+@dataclass(eq=False)
+class Connection:
+    socket: WebSocket
+    table_id: str
+    holder: str | None
+    session: str | None
+    queue: asyncio.Queue[dict[str, Any]]
+    sender: asyncio.Task[None] | None = field(default=None, repr=False)
+
 
 class Hub:
-    def __init__(self) -> None:
-        self.connections: dict[str, dict[WebSocket, str | None]] = defaultdict(dict)
+    def __init__(self, queue_size: int = SEND_QUEUE, send_timeout: float = SEND_TIMEOUT) -> None:
+        if queue_size < 1 or send_timeout <= 0:
+            raise ValueError("a send queue holds at least one message, and a time-out is > 0")
+        self.queue_size = queue_size
+        self.send_timeout = send_timeout
+        self.connections: dict[str, dict[WebSocket, Connection]] = defaultdict(dict)
+        self.closing: set[asyncio.Task[None]] = set()
+        self.dropped = 0  # connections closed for being too slow
 
-    def join(self, table_id: str, socket: WebSocket, holder: str | None) -> None:
-        self.connections[table_id][socket] = holder
+    def join(
+        self, table_id: str, socket: WebSocket, holder: str | None, session: str | None = None
+    ) -> None:
+        """Follow the table on `socket`, as `holder`; `session` names the sign-in it came
+        with (close_session closes it)."""
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(self.queue_size)
+        connection = Connection(socket, table_id, holder, session, queue)
+        connection.sender = asyncio.get_running_loop().create_task(self._send(connection))
+        self.connections[table_id][socket] = connection
 
     def leave(self, table_id: str, socket: WebSocket) -> None:
-        self.connections[table_id].pop(socket, None)
-        if not self.connections[table_id]:
+        connection = self.connections.get(table_id, {}).pop(socket, None)
+        if connection is not None and connection.sender not in (None, asyncio.current_task()):
+            connection.sender.cancel()
+        if table_id in self.connections and not self.connections[table_id]:
             del self.connections[table_id]
 
     def connected(self, table_id: str, holder: str) -> bool:
         """Has `holder` a connection open to the table?"""
-        return holder in self.connections.get(table_id, {}).values()
+        return any(c.holder == holder for c in self.connections.get(table_id, {}).values())
+
+    def count(self, holder: str) -> int:
+        """The connections `holder` has open, at every table."""
+        return sum(
+            c.holder == holder for sockets in self.connections.values() for c in sockets.values()
+        )
+
+    async def close_session(self, session: str) -> None:
+        """Close every connection joined with `session` (its sign-in ended)."""
+        closing = [
+            self._drop(connection, 1000, "signed out")
+            for sockets in list(self.connections.values())
+            for connection in list(sockets.values())
+            if connection.session == session
+        ]
+        await asyncio.gather(*(task for task in closing if task), return_exceptions=True)
+
+    def send(self, table_id: str, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Queue `message` for one connection (dropping it if its queue is full)."""
+        connection = self.connections.get(table_id, {}).get(socket)
+        if connection is not None:
+            self._put(connection, message)
 
     async def broadcast(self, table: LiveTable) -> None:
+        """Queue each connection's view of the table; never waits for a socket."""
         views: dict[int | None, dict[str, Any]] = {}
-        for socket, holder in list(self.connections.get(table.id, {}).items()):
-            seat = table.seat_of(holder)
+        for connection in list(self.connections.get(table.id, {}).values()):
+            seat = table.seat_of(connection.holder)
             if seat not in views:
                 views[seat] = {"type": "view", "view": table.view(seat)}
-            with contextlib.suppress(Exception):  # a dropped client reconnects and reloads
-                await socket.send_json(views[seat])
+            self._put(connection, views[seat])
+
+    def _put(self, connection: Connection, message: dict[str, Any]) -> None:
+        try:
+            connection.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self._drop(connection, TOO_SLOW, "too slow: reconnect for the current view")
+
+    async def _send(self, connection: Connection) -> None:
+        """Send the connection's messages in order, each within the time-out."""
+        while True:
+            message = await connection.queue.get()
+            try:
+                await asyncio.wait_for(connection.socket.send_json(message), self.send_timeout)
+            except Exception:  # too slow, or gone: a dropped client reconnects and reloads
+                self._drop(connection, TOO_SLOW, "too slow: reconnect for the current view")
+                return
+
+    def _drop(self, connection: Connection, code: int, reason: str) -> asyncio.Task[None] | None:
+        """Forget the connection at once and close its socket in the background; the task
+        closing it (None if it was already forgotten)."""
+        if self.connections.get(connection.table_id, {}).get(connection.socket) is not connection:
+            return None
+        if code == TOO_SLOW:
+            self.dropped += 1
+            log.info("dropped a slow WebSocket at table %s", connection.table_id)
+        self.leave(connection.table_id, connection.socket)
+        task = asyncio.get_running_loop().create_task(self._close(connection, code, reason))
+        self.closing.add(task)
+        task.add_done_callback(self.closing.discard)
+        return task
+
+    async def _close(self, connection: Connection, code: int, reason: str) -> None:
+        """Close the socket: a slow one is cut at once (its close frame would wait behind
+        what it has not read), another is sent a close frame within the time-out."""
+        sender = connection.sender
+        if sender is not None and sender is not asyncio.current_task():
+            sender.cancel()
+            await asyncio.wait([sender])
+        if code == TOO_SLOW and abort(connection.socket):
+            return
+        try:
+            await asyncio.wait_for(connection.socket.close(code, reason), self.send_timeout)
+        except TimeoutError:
+            abort(connection.socket)
+        except Exception:  # already closed by the client
+            pass
+
+
+def abort(socket: WebSocket) -> bool:
+    """Cut the socket's TCP connection now, discarding what is unsent; False if the server
+    does not show its transport. (A transport asked to close politely waits for its buffer
+    to drain, which a client that never reads never lets happen.) Uvicorn's protocol is the
+    `send` callable's owner, with its transport."""
+    protocol = getattr(socket._send, "__self__", None)
+    transport = getattr(protocol, "transport", None)
+    if not isinstance(transport, asyncio.Transport):
+        return False
+    transport.abort()
+    return True
