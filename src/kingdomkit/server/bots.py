@@ -165,4 +165,8 @@ class BotPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers now: a search or review under way is abandoned, not awaited."""
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections import Counter, OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,8 +51,10 @@ class Lane:
         self.share = share
         self.started = started
         self.pool = BotPool(workers)
-        self.queues: OrderedDict[str, deque[Job]] = OrderedDict()  # next to serve first
+        self.queues: dict[str, deque[Job]] = {}
         self.running: Counter[str] = Counter()
+        self.served: dict[str, int] = {}  # when each identity with jobs last started one
+        self.starts = 0
         self.tasks: set[asyncio.Task[Any]] = set()
 
     @property
@@ -79,9 +81,9 @@ class Lane:
         self._dispatch()
         return await future
 
-    def _limit(self, key: str) -> int:
-        """The workers `key` may hold now: its share, and no more than an equal split among
-        the identities with jobs running or waiting."""
+    def _limit(self) -> int:
+        """The workers an identity may hold now: its share, and no more than an equal split
+        among the identities with jobs running or waiting."""
         active = len(set(self.queues) | {k for k, n in self.running.items() if n})
         return min(self.share, max(1, math.ceil(self.workers / max(1, active))))
 
@@ -93,8 +95,8 @@ class Lane:
             self._start(job)
 
     def _next_job(self) -> Job | None:
-        """The head of the first queue in turn whose identity is under its limit; stale and
-        abandoned jobs met on the way are dropped."""
+        """The next job of the identity served least recently among those under their limit
+        (round robin); stale and abandoned jobs met on the way are dropped."""
         for key in list(self.queues):
             queue = self.queues[key]
             while queue and (queue[0].future.done() or not queue[0].wanted()):
@@ -102,18 +104,27 @@ class Lane:
                 if not stale.future.done():
                     stale.future.set_exception(DroppedError(stale.label))
             if not queue:
-                del self.queues[key]
-                continue
-            if self.running[key] >= self._limit(key):
-                continue
-            job = queue.popleft()
-            del self.queues[key]
-            if queue:
-                self.queues[key] = queue  # to the back of the turn
-            return job
-        return None
+                self._forget(key)
+        limit = self._limit()
+        ready = [key for key in self.queues if self.running[key] < limit]
+        if not ready:
+            return None
+        key = min(ready, key=lambda k: self.served.get(k, 0))
+        job = self.queues[key].popleft()
+        if not self.queues[key]:
+            self._forget(key)
+        return job
+
+    def _forget(self, key: str) -> None:
+        """`key` has no job waiting: its queue goes, and its turn too once none runs."""
+        self.queues.pop(key, None)
+        if not self.running[key]:
+            self.running.pop(key, None)
+            self.served.pop(key, None)
 
     def _start(self, job: Job) -> None:
+        self.starts += 1
+        self.served[job.key] = self.starts
         self.running[job.key] += 1
         self.started.append((self.name, job.key, job.label))
         task = asyncio.get_running_loop().create_task(self.pool.run(job.work, *job.args))
@@ -123,8 +134,8 @@ class Lane:
     def _finished(self, job: Job, task: asyncio.Task[Any]) -> None:
         self.tasks.discard(task)
         self.running[job.key] -= 1
-        if not self.running[job.key]:
-            del self.running[job.key]
+        if not self.running[job.key] and job.key not in self.queues:
+            self._forget(job.key)
         if not job.future.done():
             if task.cancelled():
                 job.future.cancel()
