@@ -108,7 +108,7 @@ class FloodResult:
             "seconds": round(self.seconds, 1),
             "easy_replies": len(self.replies),
             "easy_reply_s_p50": round(statistics.median(self.replies), 3) if self.replies else None,
-            "easy_reply_s_p99": round(self.percentile(0.99), 3),
+            "easy_reply_s_p99": round(self.percentile(0.99), 3) if self.replies else None,
             "easy_reply_s_max": round(max(self.replies), 3) if self.replies else None,
             "timeouts": self.timeouts,
             "flood_decisions_meanwhile": self.flood_decisions,

@@ -23,7 +23,8 @@ from kingdomkit.server.live import LiveTable
 log = logging.getLogger("kingdomkit.server")
 SEND_QUEUE = 32  # messages waiting for a socket
 SEND_TIMEOUT = 10.0  # seconds a socket may take to accept one message
-TOO_SLOW = 1013  # the close code: try again later
+TOO_SLOW = 1013  # the close code of a dropped slow reader: try again later
+SIGNED_OUT = 4401  # the close code of a socket whose session ended
 
 
 @dataclass(eq=False)
@@ -76,7 +77,7 @@ class Hub:
     async def close_session(self, session: str) -> None:
         """Close every connection joined with `session` (its sign-in ended)."""
         closing = [
-            self._drop(connection, 1000, "signed out")
+            self._drop(connection, SIGNED_OUT, "signed out")
             for sockets in list(self.connections.values())
             for connection in list(sockets.values())
             if connection.session == session
