@@ -39,8 +39,8 @@ FLOOD_RECORDS = 4  # finished records uploaded, each with a review asked
 REPLY_TIMEOUT = 120.0  # a reply not seen within this ends the run (counted as a time-out)
 
 
-def finished_record(game_name: str, players: int, seed: int) -> dict[str, Any]:
-    """The record of a whole game of random moves (for uploading)."""
+def random_game(game_name: str, players: int, seed: int) -> list[int]:
+    """The actions of a whole game of random moves."""
     game = make_game(game_name, {"players": players})
     rng = random.Random(seed)
     state, actions = game.initial_state(), []
@@ -51,6 +51,13 @@ def finished_record(game_name: str, players: int, seed: int) -> dict[str, Any]:
             action = rng.choice(game.legal_actions(state))
         actions.append(action)
         state = game.apply(state, action)
+    return actions
+
+
+def finished_record(game_name: str, players: int, seed: int) -> dict[str, Any]:
+    """The record of a whole game of random moves (for uploading)."""
+    game = make_game(game_name, {"players": players})
+    actions = random_game(game_name, players, seed)
     return make_record(game, None, [f"player {i}" for i in range(players)], actions)
 
 
