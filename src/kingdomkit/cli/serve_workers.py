@@ -6,6 +6,7 @@ environment variable as its default, and a built-in default after that.
     --analysis-workers  KINGDOMKIT_ANALYSIS_WORKERS  1    analysis lane: hints, reviews
     --send-queue        KINGDOMKIT_SEND_QUEUE        32   messages waiting for one socket
     --send-timeout      KINGDOMKIT_SEND_TIMEOUT      10   seconds to send one message
+    --send-buffer       KINGDOMKIT_SEND_BUFFER    65536   bytes unsent in the kernel per socket
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ SETTINGS: list[tuple[str, Callable[[str], Any], Any, float, str]] = [
     ("analysis-workers", int, 1, 1, "processes making hints and reviews"),
     ("send-queue", int, 32, 1, "messages waiting for a WebSocket before it is dropped"),
     ("send-timeout", float, 10.0, 0.1, "seconds a WebSocket may take to take one message"),
+    ("send-buffer", int, 65536, 4096, "bytes the kernel may hold unsent for one WebSocket"),
 ]
 
 

@@ -19,7 +19,7 @@ from kingdomkit import __version__
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.database import open_engine
-from kingdomkit.server.hub import Hub
+from kingdomkit.server.hub import Hub, KeepTransport
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
@@ -40,6 +40,7 @@ class ServerConfig:
     analysis_workers: int = 1  # analysis lane: processes making hints and reviews
     send_queue: int = 32  # views waiting for a WebSocket before it is dropped as too slow
     send_timeout: float = 10.0  # seconds a WebSocket may take to accept one view
+    send_buffer: int = 65536  # bytes the kernel may hold unsent for one WebSocket
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -47,7 +48,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_engine(config.database)
         bots = Scheduler(config.bot_workers, config.bot_share, config.analysis_workers)
-        hub = Hub(config.send_queue, config.send_timeout)
+        hub = Hub(config.send_queue, config.send_timeout, config.send_buffer)
         tables = Tables(Store(engine), bots, hub)
         app.state.tables = tables
         app.state.accounts = Accounts(engine)
@@ -77,6 +78,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         same_site="lax",
         https_only=config.secure_cookies,
     )
+    app.add_middleware(KeepTransport)  # the last added, so the outermost
 
     @app.exception_handler(RefusedError)
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:

@@ -11,11 +11,14 @@ a table never wait for a client that does not read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from socket import SO_SNDBUF, SOL_SOCKET
+from typing import Any, cast
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from kingdomkit.server.live import LiveTable
@@ -23,7 +26,9 @@ from kingdomkit.server.live import LiveTable
 log = logging.getLogger("kingdomkit.server")
 SEND_QUEUE = 32  # messages waiting for a socket
 SEND_TIMEOUT = 10.0  # seconds a socket may take to accept one message
+SEND_BUFFER = 64 * 1024  # bytes the kernel holds unsent for one socket
 TOO_SLOW = 1013  # the close code of a dropped slow reader: try again later
+TRANSPORT = "kingdomkit.transport"  # the scope key of a WebSocket's TCP transport
 SIGNED_OUT = 4401  # the close code of a socket whose session ended
 
 
@@ -38,11 +43,17 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, queue_size: int = SEND_QUEUE, send_timeout: float = SEND_TIMEOUT) -> None:
-        if queue_size < 1 or send_timeout <= 0:
+    def __init__(
+        self,
+        queue_size: int = SEND_QUEUE,
+        send_timeout: float = SEND_TIMEOUT,
+        send_buffer: int = SEND_BUFFER,
+    ) -> None:
+        if queue_size < 1 or send_timeout <= 0 or send_buffer < 1:
             raise ValueError("a send queue holds at least one message, and a time-out is > 0")
         self.queue_size = queue_size
         self.send_timeout = send_timeout
+        self.send_buffer = send_buffer
         self.connections: dict[str, dict[WebSocket, Connection]] = defaultdict(dict)
         self.closing: set[asyncio.Task[None]] = set()
         self.dropped = 0  # connections closed for being too slow
@@ -54,6 +65,7 @@ class Hub:
         with (close_session closes it)."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(self.queue_size)
         connection = Connection(socket, table_id, holder, session, queue)
+        limit_send_buffer(socket, self.send_buffer)
         connection.sender = asyncio.get_running_loop().create_task(self._send(connection))
         self.connections[table_id][socket] = connection
 
@@ -146,14 +158,48 @@ class Hub:
             pass
 
 
+class KeepTransport:
+    """ASGI middleware, the outermost: notes in a WebSocket's scope the TCP transport under
+    it, when the server shows it (Uvicorn's protocol is the owner of the `send` it gives the
+    application; the middlewares inside wrap `send`, so it is found here or nowhere)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope[TRANSPORT] = transport
+        await self.app(scope, receive, send)
+
+
+def transport_of(socket: WebSocket) -> asyncio.Transport | None:
+    """The TCP transport under a WebSocket, if KeepTransport found it (asyncio's, or one
+    that acts alike, as uvloop's)."""
+    transport = socket.scope.get(TRANSPORT)
+    if not all(hasattr(transport, name) for name in ("abort", "get_extra_info")):
+        return None
+    return cast(asyncio.Transport, transport)
+
+
+def limit_send_buffer(socket: WebSocket, size: int) -> None:
+    """Keep at most about `size` bytes unsent in the kernel for this socket (Linux doubles
+    it), so that a client that stops reading makes its sends wait, and is found slow, after
+    some views rather than after megabytes of them (the buffer grows to 4 MiB by default)."""
+    transport = transport_of(socket)
+    raw = None if transport is None else transport.get_extra_info("socket")
+    if raw is not None:
+        with contextlib.suppress(OSError):
+            raw.setsockopt(SOL_SOCKET, SO_SNDBUF, size)
+
+
 def abort(socket: WebSocket) -> bool:
     """Cut the socket's TCP connection now, discarding what is unsent; False if the server
     does not show its transport. (A transport asked to close politely waits for its buffer
-    to drain, which a client that never reads never lets happen.) Uvicorn's protocol is the
-    `send` callable's owner, with its transport."""
-    protocol = getattr(socket._send, "__self__", None)
-    transport = getattr(protocol, "transport", None)
-    if not isinstance(transport, asyncio.Transport):
+    to drain, which a client that never reads never lets happen.)"""
+    transport = transport_of(socket)
+    if transport is None:
         return False
     transport.abort()
     return True
