@@ -56,13 +56,13 @@ def test_another_identitys_move_starts_before_the_floods_later_jobs() -> None:
                 flood.append(
                     asyncio.create_task(
                         scheduler.move(
-                            "flood",
-                            f"flood {i}",
                             "kingdomino",
                             {"players": 4},
                             moves,
                             FLOOD_BOT,
                             f"seed {i}",
+                            key="flood",
+                            label=f"flood {i}",
                         )
                     )
                 )
@@ -84,7 +84,7 @@ def test_another_identitys_move_starts_before_the_floods_later_jobs() -> None:
                 )
             await asyncio.sleep(0)  # every flood job is queued before the other table's
             action = await scheduler.move(
-                "ann", "ann's table", "kingdomino", {"players": 2}, opening(2, 0), "easy", "s"
+                "kingdomino", {"players": 2}, opening(2, 0), "easy", "s", "ann", "ann's table"
             )
             assert isinstance(action, int)
             queued = scheduler.play.queued("flood")
@@ -166,14 +166,14 @@ def test_a_move_no_longer_wanted_is_dropped_before_it_takes_a_worker(tmp_path: P
             )
             stale = asyncio.create_task(
                 scheduler.move(
-                    "flood",
-                    "flood 1",
                     "kingdomino",
                     {"players": 2},
                     opening(2, 1),
                     "easy",
                     "s",
-                    wanted=lambda: wanted["flood 1"],
+                    "flood",
+                    "flood 1",
+                    lambda: wanted["flood 1"],
                 )
             )
             await asyncio.sleep(0)

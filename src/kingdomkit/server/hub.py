@@ -122,7 +122,8 @@ class Hub:
         while True:
             message = await connection.queue.get()
             try:
-                await asyncio.wait_for(connection.socket.send_json(message), self.send_timeout)
+                async with asyncio.timeout(self.send_timeout):
+                    await connection.socket.send_json(message)
             except Exception:  # too slow, or gone: a dropped client reconnects and reloads
                 self._drop(connection, TOO_SLOW, "too slow: reconnect for the current view")
                 return
@@ -147,11 +148,12 @@ class Hub:
         sender = connection.sender
         if sender is not None and sender is not asyncio.current_task():
             sender.cancel()
-            await asyncio.wait([sender])
+            await asyncio.wait([sender], timeout=self.send_timeout)
         if code == TOO_SLOW and abort(connection.socket):
             return
         try:
-            await asyncio.wait_for(connection.socket.close(code, reason), self.send_timeout)
+            async with asyncio.timeout(self.send_timeout):
+                await connection.socket.close(code, reason)
         except TimeoutError:
             abort(connection.socket)
         except Exception:  # already closed by the client

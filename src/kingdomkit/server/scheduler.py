@@ -171,16 +171,17 @@ class Scheduler:
 
     async def move(
         self,
-        key: str,
-        label: str,
         game_name: str,
         options: dict[str, Any],
         actions: list[int],
         bot: str,
         seed: str,
+        key: str = "",
+        label: str = "move",
         wanted: Callable[[], bool] = lambda: True,
     ) -> int:
-        """A bot's move, in the play lane; DroppedError if no longer `wanted()` at its turn."""
+        """A bot's move, in the play lane in `key`'s queue (the arguments of a move come
+        first, as BotPool.move has them); DroppedError if no longer `wanted()` at its turn."""
         action: int = await self.play.run(
             key, label, choose, game_name, options, actions, bot, seed, wanted=wanted
         )

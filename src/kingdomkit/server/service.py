@@ -404,14 +404,14 @@ class Tables:
         moves = [action for _, action in table.actions]
         try:
             action = await self.bots.move(
-                share_of(table),
-                f"move {table_id}@{version}",
                 table.game_name,
                 table.options,
                 moves,
                 bot,
                 table.bot_seed(),
-                wanted=lambda: self._due(table_id, version, driver),
+                share_of(table),
+                f"move {table_id}@{version}",
+                lambda: self._due(table_id, version, driver),
             )
         except DroppedError:
             return  # the table moved on while the move waited for a worker
