@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -29,6 +30,22 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--database", default=None, help="a database URL (default SQLite)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    flood = parser.add_argument_group(
+        "flood",
+        "With --flood: one identity makes 8 tables of 4 expert bots and asks reviews of 4 "
+        "uploaded games, while another plays against an easy bot; the easy bot's reply time "
+        "is reported (median, p99, max).",
+    )
+    flood.add_argument("--flood", action="store_true", help="run the flood benchmark")
+    flood.add_argument(
+        "--replies", type=int, default=100, help="easy-bot replies to time (default 100)"
+    )
+    flood.add_argument(
+        "--seconds", type=float, default=300.0, help="longest run in seconds (default 300)"
+    )
+    flood.add_argument(
+        "--server-args", default="", help='more `kingdomkit serve` flags, e.g. "--bot-share 2"'
+    )
     parser.set_defaults(run=run)
 
 
@@ -40,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
             f"the load test needs the web extra ({missing.name} is missing): "
             'pip install -e ".[web]"'
         ) from None
+    if args.flood:
+        return run_flood_benchmark(args)
     if args.tables < 1 or args.players < 2 or args.think < 0:
         raise KingdomkitError("--tables is at least 1, --players at least 2, --think at least 0")
     result = asyncio.run(
@@ -54,3 +73,21 @@ def run(args: argparse.Namespace) -> int:
         for key, value in summary.items():
             print(f"{key:>20}: {value}")
     return 0 if not (result.lost or result.duplicated or result.server_errors) else 1
+
+
+def run_flood_benchmark(args: argparse.Namespace) -> int:
+    from kingdomkit.server.floodtest import run_flood
+
+    if args.replies < 1 or args.seconds <= 0:
+        raise KingdomkitError("--replies is at least 1, --seconds more than 0")
+    flags = shlex.split(args.server_args)
+    result = asyncio.run(run_flood(args.replies, args.seconds, args.database, args.seed, flags))
+    summary = result.summary()
+    for error in result.server_errors[:3]:
+        print(f"server error:\n{error}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>26}: {value}")
+    return 0 if result.replies and not (result.timeouts or result.server_errors) else 1

@@ -19,6 +19,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from kingdomkit.cli import serve_workers
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server import limits
@@ -50,9 +51,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--data", type=Path, default=None, help="data folder")
     parser.add_argument("--database", default=None, help="an SQLAlchemy database URL")
-    parser.add_argument(
-        "--bot-workers", type=int, default=1, help="processes playing bot moves (default 1)"
-    )
+    serve_workers.add_arguments(parser)
     parser.add_argument(
         "--https",
         action="store_true",
@@ -133,8 +132,7 @@ def run(args: argparse.Namespace) -> int:
             f"the web platform needs the web extra ({missing.name} is missing): "
             'pip install -e ".[web]"'
         ) from None
-    if args.bot_workers < 1:
-        raise ServeError("--bot-workers is at least 1")
+    workers = serve_workers.settings(args)
     data = args.data or default_data()
     os.umask(PRIVATE_UMASK)
     try:
@@ -148,11 +146,11 @@ def run(args: argparse.Namespace) -> int:
         config = ServerConfig(
             database,
             secret_key(data),
-            args.bot_workers,
-            args.https,
+            secure_cookies=args.https,
             origins=tuple(normal_origin(o) for o in origins),
             local_only=is_loopback(args.host),
             limits=limits.from_arguments(args, os.environ),
+            **workers,
         )
     except ValueError as error:
         raise ServeError(str(error)) from None

@@ -368,7 +368,7 @@ async def ask_review(request: Request, table_id: str) -> dict[str, Any]:
     table = await tables_of(request).get(table_id)
     if table.finished and table.review is None and not table.reviewing:
         guard_of(request).spend("reviews", "hour", identity(request.session), address(request))
-    table = await tables_of(request).start_review(table_id)
+    table = await tables_of(request).start_review(table_id, request.session.get("id"))
     return {"ready": table.review is not None}
 
 
@@ -448,8 +448,9 @@ async def _live(
         await socket.close(code=4404)
         return
     tables.hub.join(table_id, socket, holder, session)
-    try:
-        await socket.send_json({"type": "view", "view": table.view(table.seat_of(holder))})
+    try:  # every message goes through the hub's queue of the socket: nothing waits on it
+        first = {"type": "view", "view": table.view(table.seat_of(holder))}
+        tables.hub.send(table_id, socket, first)
         while True:
             incoming = await socket.receive()
             if incoming["type"] == "websocket.disconnect":
@@ -460,9 +461,8 @@ async def _live(
                     raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")
                 await tables.act(table_id, holder, message["action"], message["version"])
             except RefusedError as refused:
-                await socket.send_json(
-                    {"type": "error", "status": refused.status, "detail": str(refused)}
-                )
+                error = {"type": "error", "status": refused.status, "detail": str(refused)}
+                tables.hub.send(table_id, socket, error)
     except WebSocketDisconnect:
         pass
     finally:

@@ -20,12 +20,12 @@ import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit import __version__
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
-from kingdomkit.server.bots import BotPool
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.guard import OriginCheck, SecurityHeaders
-from kingdomkit.server.hub import Hub
+from kingdomkit.server.hub import Hub, KeepTransport
 from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
+from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import EndedSessions, Sessions
 from kingdomkit.server.store import Store
@@ -47,18 +47,25 @@ GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 class ServerConfig:
     database: str  # an SQLAlchemy URL
     secret: str  # signs the session cookies
-    bot_workers: int = 1
+    bot_workers: int = 2  # play lane: processes playing bot moves
     secure_cookies: bool = False  # True behind HTTPS
     origins: tuple[str, ...] = ()  # the origins that may act (none given: the request's host)
     local_only: bool = False  # served on loopback: only loopback host names are answered
     limits: Limits = field(default_factory=Limits)
+    bot_share: int = 1  # play workers one identity may hold at once
+    analysis_workers: int = 1  # analysis lane: processes making hints and reviews
+    send_queue: int = 32  # views waiting for a WebSocket before it is dropped as too slow
+    send_timeout: float = 10.0  # seconds a WebSocket may take to accept one view
+    send_buffer: int = 65536  # bytes the kernel may hold unsent for one WebSocket
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_engine(config.database)
-        tables = Tables(Store(engine), BotPool(config.bot_workers), Hub())
+        bots = Scheduler(config.bot_workers, config.bot_share, config.analysis_workers)
+        hub = Hub(config.send_queue, config.send_timeout, config.send_buffer)
+        tables = Tables(Store(engine), bots, hub)
         app.state.tables = tables
         limits = config.limits
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
@@ -99,6 +106,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(OriginCheck, origins=config.origins, loopback=config.local_only)
     app.add_middleware(SecurityHeaders, https=config.secure_cookies)  # on every answer
     app.state.guard = Guard(config.limits)
+    app.add_middleware(KeepTransport)  # the last added, so the outermost
 
     @app.exception_handler(RefusedError)
     async def refused(_request: Request, error: RefusedError) -> JSONResponse:

@@ -16,11 +16,20 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import kingdomkit.games  # noqa: F401  (registers every game, in each worker too)
-from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
+from kingdomkit.bots.levels import LEVELS
 from kingdomkit.bots.review import player_grades, review_game
 from kingdomkit.core.registry import make_game
 
 RETRIES = 2  # new pools tried when a worker dies under a move
+
+
+def in_one_process(bot: str) -> str:
+    """The spec of `bot` (a level or a spec) searching in its worker alone: `workers=N` (the
+    expert level's root parallelism) would start N - 1 more processes at every move, beyond
+    the workers the scheduler counts."""
+    spec = parse_spec(LEVELS.get(bot, bot))
+    return BotSpec(spec.name, tuple(s for s in spec.settings if s[0] != "workers")).text
 
 
 def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str) -> int:
@@ -29,7 +38,7 @@ def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str
     state = game.initial_state()
     for action in actions:
         state = game.apply(state, action)
-    agent = make_bot(bot)
+    agent = make_bot(in_one_process(bot))
     try:
         return agent.act(game, state, random.Random(seed))
     finally:
@@ -156,4 +165,8 @@ class BotPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers now: a search or review under way is abandoned, not awaited."""
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
         self.executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,10 +100,10 @@ def free_port() -> int:
 class Server:
     """`kingdomkit serve` in a process of its own."""
 
-    def __init__(self, database: str | None, data: Path) -> None:
+    def __init__(self, database: str | None, data: Path, args: Sequence[str] = ()) -> None:
         self.port = free_port()
         command = [sys.executable, "-m", "kingdomkit", "serve", "--port", str(self.port)]
-        command += ["--data", str(data)]
+        command += ["--data", str(data), *args]
         if database:
             command += ["--database", database]
         env = {**os.environ, "KINGDOMKIT_SECRET": "load test", **EVERYONE_AT_ONE_ADDRESS}

@@ -21,7 +21,7 @@ from kingdomkit.bots.levels import LEVELS
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import GAMES, game_info, make_game
-from kingdomkit.server.bots import BotPool, hint, review
+from kingdomkit.server.bots import hint, review
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import (
     BOT,
@@ -36,6 +36,7 @@ from kingdomkit.server.live import (
     RefusedError,
     Seat,
 )
+from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.store import Store
 from kingdomkit.server.text import (
     NAME_LIMIT,
@@ -67,12 +68,18 @@ def checked_bot(bot: Any) -> str:
     return bot
 
 
+def share_of(table: LiveTable) -> str:
+    """The identity whose share of the bot workers the table's jobs use: its owner, else
+    (an old or uploaded table) the table itself."""
+    return table.owner or f"table {table.id}"
+
+
 class Tables:
     """Every table, loaded from the store on first use. Unfinished tables stay in memory; of
     the finished ones, only the most recently used stay, so a long-running server does not
     hold every game it ever served."""
 
-    def __init__(self, store: Store, bots: BotPool, hub: Hub) -> None:
+    def __init__(self, store: Store, bots: Scheduler, hub: Hub) -> None:
         self.store = store
         self.bots = bots
         self.hub = hub
@@ -274,26 +281,41 @@ class Tables:
         if table.seats[seat].stand_in is not None:
             raise RefusedError(409, "a bot plays for you: take your seat back first")
         moves = [action for _, action in table.actions]
-        advice: list[dict[str, Any]] = await self.bots.run(
-            hint, table.game_name, table.options, moves, HINT_ANALYST, table.bot_seed()
+        advice: list[dict[str, Any]] = await self.bots.analysis.run(
+            str(holder),
+            f"hint {table.id}@{table.version}",
+            hint,
+            table.game_name,
+            table.options,
+            moves,
+            HINT_ANALYST,
+            table.bot_seed(),
         )
         return advice
 
-    async def start_review(self, table_id: str) -> LiveTable:
-        """Grade every decision of a finished game (in the background); the table."""
+    async def start_review(self, table_id: str, holder: str | None = None) -> LiveTable:
+        """Grade every decision of a finished game (in the background, in the share of
+        `holder`, the one who asks); the table."""
         table = await self.get(table_id)
         if not table.finished:
             raise RefusedError(409, "a game is reviewed once it is over")
         if table.review is None and not table.reviewing:
             table.reviewing = True
-            self._spawn(self._review(table))
+            self._spawn(self._review(table, holder or share_of(table)))
         return table
 
-    async def _review(self, table: LiveTable) -> None:
+    async def _review(self, table: LiveTable, key: str) -> None:
         try:
             moves = [action for _, action in table.actions]
-            table.review = await self.bots.run(
-                review, table.game_name, table.options, moves, REVIEW_ANALYST, 0
+            table.review = await self.bots.analysis.run(
+                key,
+                f"review {table.id}",
+                review,
+                table.game_name,
+                table.options,
+                moves,
+                REVIEW_ANALYST,
+                0,
             )
             await self._write(self.store.save_review, table)
         except Exception:
@@ -401,18 +423,37 @@ class Tables:
         moves = [action for _, action in table.actions]
         try:
             action = await self.bots.move(
-                table.game_name, table.options, moves, bot, table.bot_seed()
+                table.game_name,
+                table.options,
+                moves,
+                bot,
+                table.bot_seed(),
+                share_of(table),
+                f"move {table_id}@{version}",
+                lambda: self._due(table_id, version, driver),
             )
+        except DroppedError:
+            return  # the table moved on while the move waited for a worker
         except Exception:
             log.exception("bot %s failed at table %s", bot, table_id)
             return
         async with self.lock(table_id):
             table = await self.get(table_id)
-            if table.version != version or table.seats[table.to_act].driver != driver:
+            if not self._due(table_id, version, driver):
                 return  # someone moved meanwhile, or the seat changed hands
             await self._commit_play(table, action, by)
         await self.hub.broadcast(table)
         self._next(table)
+
+    def _due(self, table_id: str, version: int, driver: str | None) -> bool:
+        """Is the move at `version` of a table in memory still to be played by `driver`?"""
+        table = self.live.get(table_id)
+        return (
+            table is not None
+            and table.version == version
+            and table.status == RUNNING
+            and table.seats[table.to_act].driver == driver
+        )
 
     async def resume(self) -> int:
         """After a start: load every unfinished table and let its bots move; how many."""

@@ -1,0 +1,60 @@
+"""The bot workers and WebSocket sends of `kingdomkit serve`: each a flag, with an
+environment variable as its default, and a built-in default after that.
+
+    --bot-workers       KINGDOMKIT_BOT_WORKERS       2    play lane: bot moves, time-outs
+    --bot-share         KINGDOMKIT_BOT_SHARE         1    play workers one identity holds
+    --analysis-workers  KINGDOMKIT_ANALYSIS_WORKERS  1    analysis lane: hints, reviews
+    --send-queue        KINGDOMKIT_SEND_QUEUE        32   messages waiting for one socket
+    --send-timeout      KINGDOMKIT_SEND_TIMEOUT      10   seconds to send one message
+    --send-buffer       KINGDOMKIT_SEND_BUFFER    65536   bytes unsent in the kernel per socket
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from typing import Any
+
+from kingdomkit.core.protocol import KingdomkitError
+
+# flag, type, default, least allowed, help
+SETTINGS: list[tuple[str, Callable[[str], Any], Any, float, str]] = [
+    ("bot-workers", int, 2, 1, "processes playing bot moves and clock time-outs"),
+    ("bot-share", int, 1, 1, "bot-move processes one identity may hold at once"),
+    ("analysis-workers", int, 1, 1, "processes making hints and reviews"),
+    ("send-queue", int, 32, 1, "messages waiting for a WebSocket before it is dropped"),
+    ("send-timeout", float, 10.0, 0.1, "seconds a WebSocket may take to take one message"),
+    ("send-buffer", int, 65536, 4096, "bytes the kernel may hold unsent for one WebSocket"),
+]
+
+
+def env_name(flag: str) -> str:
+    return "KINGDOMKIT_" + flag.upper().replace("-", "_")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    for flag, kind, default, _, text in SETTINGS:
+        parser.add_argument(
+            f"--{flag}",
+            type=kind,
+            default=None,
+            help=f"{text} (default ${env_name(flag)}, else {default})",
+        )
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The ServerConfig fields the flags give; KingdomkitError for a value out of range."""
+    found: dict[str, Any] = {}
+    for flag, kind, default, least, _ in SETTINGS:
+        value = getattr(args, flag.replace("-", "_"))
+        if value is None:
+            text = os.environ.get(env_name(flag))
+            try:
+                value = default if text is None else kind(text)
+            except ValueError:
+                raise KingdomkitError(f"{env_name(flag)} is not a number: {text!r}") from None
+        if value < least:
+            raise KingdomkitError(f"--{flag} is at least {least}")
+        found[flag.replace("-", "_")] = value
+    return found
