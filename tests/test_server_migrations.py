@@ -34,3 +34,22 @@ def test_old_accounts_get_their_look_alike_keys(tmp_path: Path) -> None:
         body = {"name": cyrillic, "password": "plum orchard at dusk 7"}
         answer = client.post("/api/accounts", json=body)
         assert answer.status_code == 409 and "like" in answer.json()["detail"]
+
+
+def test_a_table_played_under_older_rules_is_kept_and_refused_not_replayed(
+    tmp_path: Path,
+) -> None:
+    """Queendomino version 2 added a chance node (the pile's face-up top): a version 1 table's
+    actions would replay as another game, so it is refused with 410, and the server starts."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with TestClient(create_app(ServerConfig(url, "secret"))) as client:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]
+        made = client.post("/api/tables", json={"game": "queendomino", "seats": seats}).json()
+        assert client.get(f"/api/tables/{made['table']}").status_code == 200
+    with open_engine(url).begin() as connection:
+        connection.execute(sa.text("UPDATE tables SET rules_version = 1"))
+    with TestClient(create_app(ServerConfig(url, "secret"))) as client:  # resumes the others
+        answer = client.get(f"/api/tables/{made['table']}")
+        assert answer.status_code == 410 and "version 1" in answer.json()["detail"]
+        listed = client.get("/api/tables").json()
+        assert [row["table"] for row in listed] == [made["table"]]  # kept

@@ -458,9 +458,16 @@ class Tables:
     async def resume(self) -> int:
         """After a start: load every unfinished table and let its bots move; how many."""
         ids = await asyncio.to_thread(self.store.unfinished)
+        resumed = 0
         for table_id in ids:
-            self._next(await self.get(table_id))
-        return len(ids)
+            try:
+                table = await self.get(table_id)
+            except RefusedError as refused:  # played under other rules: kept, not resumed
+                log.warning("table %s is not resumed: %s", table_id, refused)
+                continue
+            self._next(table)
+            resumed += 1
+        return resumed
 
     async def close(self) -> None:
         for task in list(self.tasks):

@@ -9,9 +9,22 @@ from typing import Any
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, Seat
+from kingdomkit.core.registry import make_game
+from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, RefusedError, Seat
 from kingdomkit.server.models import ActionRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
+
+
+def check_rules_version(game: str, version: int) -> None:
+    """RefusedError (410) if this server's engine plays `game` under other rules than the
+    table's: its actions would replay as another game. The table stays stored."""
+    now = make_game(game).version
+    if version != now:
+        raise RefusedError(
+            410,
+            f"this table was played under version {version} of the {game} rules; this server"
+            f" plays version {now}, so it cannot be shown or played here (it is kept stored)",
+        )
 
 
 class Store:
@@ -35,6 +48,7 @@ class Store:
                 game_seconds=table.clock.game_seconds,
                 review=table.review,
                 owner=table.owner,
+                rules_version=table.game.version,
             )
             row.seats = [
                 SeatRow(
@@ -111,6 +125,7 @@ class Store:
             )
             if row is None:
                 return None
+            check_rules_version(row.game, row.rules_version)
             actions = session.execute(
                 select(ActionRow.player, ActionRow.action, ActionRow.by)
                 .where(ActionRow.table_id == table_id)
