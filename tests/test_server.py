@@ -20,22 +20,12 @@ from kingdomkit.core.record import replay_record
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.live import LiveTable, RefusedError
 from paths import EXAMPLES
-from postgres import PostgresServer
 
 HUMAN = {"kind": "human"}
 
 
 def bot(level: str = "easy") -> dict[str, str]:
     return {"kind": "bot", "bot": level}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Every test runs on SQLite and on a real PostgreSQL server."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'kingdomkit.db'}"
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.database()
 
 
 def make_app(database: str) -> FastAPI:

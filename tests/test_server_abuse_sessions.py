@@ -18,7 +18,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from postgres import PostgresServer
 from serving import ServeProcess
 
 HUMAN = {"kind": "human"}
@@ -28,16 +27,9 @@ NEW_PASSWORD = "kites over a salt marsh 9"
 EVIL = "http://evil.example"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServeProcess]:
-    database = None
-    if request.param == "postgresql":
-        postgres: PostgresServer = request.getfixturevalue("postgres")
-        database = postgres.database()
-    process = ServeProcess(tmp_path, database)
-    process.start()
-    yield process
-    process.stop()
+@pytest.fixture
+def server(served: ServeProcess) -> ServeProcess:
+    return served
 
 
 @pytest.fixture

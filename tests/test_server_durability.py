@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,6 @@ from fastapi.testclient import TestClient
 
 from kingdomkit.server.app import ServerConfig, create_app
 from paths import EXAMPLES
-from postgres import PostgresServer
 from serving import ServeProcess
 
 HUMAN = {"kind": "human"}
@@ -26,16 +24,9 @@ PASSWORDS = {"ann": "plum orchard at dusk 7", "bob": "seven gulls over the pier"
 WAIT = 120.0  # seconds for bots and the review (a ceiling against hanging, not a measure)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServeProcess]:
-    database = None
-    if request.param == "postgresql":
-        postgres: PostgresServer = request.getfixturevalue("postgres")
-        database = postgres.database()
-    process = ServeProcess(tmp_path, database)
-    process.start()
-    yield process
-    process.stop()
+@pytest.fixture
+def server(served: ServeProcess) -> ServeProcess:
+    return served
 
 
 def person(server: ServeProcess) -> httpx2.Client:

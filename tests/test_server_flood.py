@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import httpx2
-import pytest
 
 from kingdomkit.server.floodtest import (
     FLOOD_SERVER_ARGS,
@@ -22,7 +21,6 @@ from kingdomkit.server.floodtest import (
     make_flood,
     play_easy_table,
 )
-from postgres import PostgresServer
 from serving import ServeProcess
 
 REPLIES = 3
@@ -47,15 +45,10 @@ async def flood_and_play(base: str) -> tuple[FloodResult, list[int], list[int]]:
     return result, decisions, reviews
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_an_easy_bot_answers_while_a_flood_waits(
-    database: str, request: pytest.FixtureRequest, tmp_path: Path
+    served_database: str | None, tmp_path: Path
 ) -> None:
-    url = None
-    if database == "postgresql":
-        postgres: PostgresServer = request.getfixturevalue("postgres")
-        url = postgres.database()
-    server = ServeProcess(tmp_path, url, args=FLOOD_SERVER_ARGS)
+    server = ServeProcess(tmp_path, served_database, args=FLOOD_SERVER_ARGS)
     server.start()
     try:
         result, decisions, reviews = asyncio.run(flood_and_play(server.url))

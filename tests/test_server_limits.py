@@ -27,7 +27,6 @@ from kingdomkit.server.database import open_engine
 from kingdomkit.server.limits import Limits, add_arguments, from_arguments
 from kingdomkit.server.models import UserRow
 from paths import EXAMPLES
-from postgres import PostgresServer
 from serving import ServeProcess
 
 HUMAN = {"kind": "human"}
@@ -35,14 +34,6 @@ HUMAN = {"kind": "human"}
 BOTS = [{"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "easy"}]
 RECORD = json.loads((EXAMPLES / "record-2p.json").read_text())
 STRONG = "tiles of wheat and lakes"  # a password zxcvbn finds hard to guess
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'kingdomkit.db'}"
-    server: PostgresServer = request.getfixturevalue("postgres")
-    return server.database()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from kingdomkit.server.database import open_engine, upgrade
 from kingdomkit.server.live import LiveTable
 from kingdomkit.server.models import RatingRow, UserRow
 from kingdomkit.server.ratings import START, elo_changes, rate
-from test_server import database  # noqa: F401  (SQLite and PostgreSQL)
 
 TEAMS = {"players": 6, "royal_wedding": True, "teams": True}  # teams (0, 1), (2, 3), (4, 5)
 
@@ -44,7 +43,7 @@ class Table:
     game_name: str = "queendomino"
 
 
-def test_a_team_game_rates_each_player_with_the_teams_result(database: str) -> None:  # noqa: F811
+def test_a_team_game_rates_each_player_with_the_teams_result(database: str) -> None:
     game = make_game("queendomino", TEAMS)
     seed = next(
         seed

@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 import websockets
 
-from postgres import PostgresServer
 from serving import ServeProcess
 
 GAME_SECONDS = 180  # the bots play a whole game well within this; a frozen table never ends
@@ -110,15 +108,10 @@ async def scenario(server: ServeProcess) -> None:
             await connection.close()
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_a_socket_that_never_reads_is_dropped_and_stalls_nobody(
-    database: str, request: pytest.FixtureRequest, tmp_path: Path
+    served_database: str | None, tmp_path: Path
 ) -> None:
-    url = None
-    if database == "postgresql":
-        postgres: PostgresServer = request.getfixturevalue("postgres")
-        url = postgres.database()
-    server = ServeProcess(tmp_path, url, env=SLOW_ENV)
+    server = ServeProcess(tmp_path, served_database, env=SLOW_ENV)
     server.start()
     try:
         asyncio.run(scenario(server))

@@ -64,14 +64,7 @@ def run(args: argparse.Namespace) -> int:
     result = asyncio.run(
         run_load(args.tables, args.players, args.game, args.think, args.database, args.seed)
     )
-    summary = result.summary()
-    for error in result.server_errors[:3]:
-        print(f"server error:\n{error}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        for key, value in summary.items():
-            print(f"{key:>20}: {value}")
+    report(result.summary(), result.server_errors, args.json)
     return 0 if not (result.lost or result.duplicated or result.server_errors) else 1
 
 
@@ -82,12 +75,17 @@ def run_flood_benchmark(args: argparse.Namespace) -> int:
         raise KingdomkitError("--replies is at least 1, --seconds more than 0")
     flags = shlex.split(args.server_args)
     result = asyncio.run(run_flood(args.replies, args.seconds, args.database, args.seed, flags))
-    summary = result.summary()
-    for error in result.server_errors[:3]:
-        print(f"server error:\n{error}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        for key, value in summary.items():
-            print(f"{key:>26}: {value}")
+    report(result.summary(), result.server_errors, args.json)
     return 0 if result.replies and not (result.timeouts or result.server_errors) else 1
+
+
+def report(summary: dict[str, Any], server_errors: list[str], as_json: bool) -> None:
+    """The summary, as JSON or one line a figure; the server's first errors on stderr."""
+    for error in server_errors[:3]:
+        print(f"server error:\n{error}", file=sys.stderr)
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    width = max(map(len, summary))
+    for key, value in summary.items():
+        print(f"{key:>{width}}: {value}")
