@@ -196,7 +196,7 @@ async def signed_in(request: Request, holder: str, name: str) -> dict[str, Any]:
 @lobby.post("/accounts", status_code=201)
 async def register(request: Request, body: Credentials) -> dict[str, Any]:
     """Make an account and sign in; the seats you took as a guest become the account's."""
-    name = clean_account_name(body.name)
+    name = body.name  # cleaned as an account name by its type
     guard_of(request).spend("accounts", "hour", None, address(request))
     holder = await request.app.state.accounts.register(name, body.password)
     return await signed_in(request, holder, name)
@@ -206,7 +206,7 @@ async def register(request: Request, body: Credentials) -> dict[str, Any]:
 async def login(request: Request, body: Credentials) -> dict[str, Any]:
     """Sign in. Failed sign-ins are limited per account name and per address, in tiers
     (e.g. 5 a minute, 20 an hour, 100 a day): beyond, 429 with the seconds to wait."""
-    name = clean_account_name(body.name)
+    name = body.name  # cleaned as an account name by its type
     guard_of(request).login(name, address(request))
     holder = await request.app.state.accounts.login(name, body.password)
     guard_of(request).signed_in(name)

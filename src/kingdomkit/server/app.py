@@ -91,8 +91,10 @@ def create_app(config: ServerConfig) -> FastAPI:
         docs_url=None,  # served below from the package's own copy of Swagger UI, no CDN
         redoc_url=None,
     )
-    # The last added is the outermost: headers on every answer, then the origin check before
-    # anything is read, then the cookie, then whether its signed-in session still lives.
+    # The last added is the outermost: the WebSocket's transport noted, headers on every
+    # answer, the origin check and the body's size before anything is read, then the cookie,
+    # then whether its signed-in session still lives.
+    app.state.guard = Guard(config.limits)
     app.add_middleware(EndedSessions)
     app.add_middleware(
         SessionMiddleware,
@@ -105,7 +107,6 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.add_middleware(BodyLimit, limits=config.limits)  # before anything reads a body
     app.add_middleware(OriginCheck, origins=config.origins, loopback=config.local_only)
     app.add_middleware(SecurityHeaders, https=config.secure_cookies)  # on every answer
-    app.state.guard = Guard(config.limits)
     app.add_middleware(KeepTransport)  # the last added, so the outermost
 
     @app.exception_handler(RefusedError)

@@ -34,10 +34,7 @@ def in_one_process(bot: str) -> str:
 
 def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str) -> int:
     """The move of `bot` after `actions` (runs in a worker)."""
-    game = make_game(game_name, options)
-    state = game.initial_state()
-    for action in actions:
-        state = game.apply(state, action)
+    game, state = _replayed(game_name, options, actions)
     agent = make_bot(in_one_process(bot))
     try:
         return agent.act(game, state, random.Random(seed))

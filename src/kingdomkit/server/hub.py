@@ -80,12 +80,6 @@ class Hub:
         """Has `holder` a connection open to the table?"""
         return any(c.holder == holder for c in self.connections.get(table_id, {}).values())
 
-    def count(self, holder: str) -> int:
-        """The connections `holder` has open, at every table."""
-        return sum(
-            c.holder == holder for sockets in self.connections.values() for c in sockets.values()
-        )
-
     async def close_session(self, session: str) -> None:
         """Close every connection joined with `session` (its sign-in ended)."""
         closing = [

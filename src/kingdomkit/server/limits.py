@@ -249,7 +249,7 @@ class Guard:
     def open_socket(self, holder: str | None, at: str) -> str | None:
         """Count a WebSocket connection of `holder` from `at`; the reason if it is one too
         many (and then it is not counted)."""
-        keys = ["@" + at] + ([holder] if holder is not None else [])
+        keys = socket_keys(holder, at)
         for key in keys:
             most = self.limits.address_sockets if key.startswith("@") else self.limits.sockets
             if self.sockets[key] >= most:
@@ -259,11 +259,16 @@ class Guard:
         return None
 
     def close_socket(self, holder: str | None, at: str) -> None:
-        keys = ["@" + at] + ([holder] if holder is not None else [])
+        keys = socket_keys(holder, at)
         self.sockets.subtract(keys)
         for key in keys:
             if self.sockets[key] <= 0:
                 del self.sockets[key]
+
+
+def socket_keys(holder: str | None, at: str) -> list[str]:
+    """The counts a WebSocket connection takes: its address's, and its identity's if any."""
+    return ["@" + at] + ([holder] if holder is not None else [])
 
 
 class BodyLimit:
