@@ -38,7 +38,7 @@ import numpy.typing as npt
 from kingdomkit.arena.outcome import Outcome
 from kingdomkit.arena.schedule import Tournament
 from kingdomkit.core.registry import make_game
-from kingdomkit.core.sides import Sides, margins, side_of, win_shares
+from kingdomkit.core.sides import Sides, alone, margins, side_of, win_shares
 
 Floats = npt.NDArray[np.float64]
 
@@ -154,7 +154,7 @@ def pairwise_wins(
     `sides`: the teams (default: each seat alone)."""
     winners = set(outcome.winners)
     keys = [(seat in winners, score) for seat, score in enumerate(outcome.scores)]
-    side = side_of(sides or [(seat,) for seat in range(len(outcome.seats))])
+    side = side_of(sides or alone(len(outcome.seats)))
     results = []
     for seat, bot in enumerate(outcome.seats):
         for other in range(seat + 1, len(outcome.seats)):
@@ -223,11 +223,12 @@ class _Observations:
     def empty(cls) -> _Observations:
         return cls([], [], [], [], set())
 
-    def add(self, outcome: Outcome, seat: int, sides: Sides) -> None:
+    def add(self, outcome: Outcome, seat: int, win: float, margin: float) -> None:
+        """One seat of a game, with its side's share of the victory and margin."""
         self.deals.append(outcome.deal)
-        self.wins.append(win_shares(sides, outcome.winners)[seat])
+        self.wins.append(win)
         self.scores.append(outcome.scores[seat])
-        self.margins.append(margins(sides, outcome.scores)[seat])
+        self.margins.append(margin)
         self.games.add(outcome.key)
 
     def to_json(self, bot: str) -> dict[str, Any]:
@@ -246,8 +247,9 @@ def _observe(
 ) -> dict[str, _Observations]:
     seen = {bot: _Observations.empty() for bot in bots}
     for outcome in outcomes:
+        wins, gaps = win_shares(sides, outcome.winners), margins(sides, outcome.scores)
         for seat, bot in enumerate(outcome.seats):
-            seen[bot].add(outcome, seat, sides)
+            seen[bot].add(outcome, seat, wins[seat], gaps[seat])
     return seen
 
 

@@ -24,7 +24,7 @@ from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args,
 from kingdomkit.core.driver import Agent, play
 from kingdomkit.core.protocol import Game, KingdomkitError, OptionError
 from kingdomkit.core.record import make_record, write_record
-from kingdomkit.core.sides import Sides, margins, side_of, win_shares
+from kingdomkit.core.sides import Sides, alone, margins, side_of, win_shares
 
 
 def add_parser(subparsers: Any) -> None:
@@ -54,7 +54,7 @@ class Summary:
 
     @property
     def teams(self) -> Sides:
-        return self.sides or [(seat,) for seat in range(len(self.bots))]
+        return self.sides or alone(len(self.bots))
 
     @property
     def games(self) -> int:
@@ -64,9 +64,10 @@ class Summary:
         seats = []
         teams = self.teams
         team_play = any(len(side) > 1 for side in teams)
+        per_game = [margins(teams, scores) for scores in self.scores]  # each game's, once
         for seat, bot in enumerate(self.bots):
             column = [scores[seat] for scores in self.scores]
-            gaps = [margins(teams, scores)[seat] for scores in self.scores]
+            gaps = [game[seat] for game in per_game]
             row: dict[str, Any] = {"seat": seat, "bot": bot}
             if team_play:
                 row["team"] = side_of(teams)[seat]

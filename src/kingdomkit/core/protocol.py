@@ -27,6 +27,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
+from kingdomkit.core.sides import alone
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
@@ -199,7 +201,7 @@ class Game(ABC, Generic[S]):
         """The sides of this configured game, each the players who win or lose together, in
         order (Queendomino's Royal Wedding in teams: players 2t and 2t + 1 form side t).
         Results, margins and ratings count sides, not seats. The default: each player alone."""
-        return tuple((player,) for player in range(self.num_players))
+        return alone(self.num_players)
 
     # -- text codec ----------------------------------------------------------------------
     @abstractmethod

@@ -14,6 +14,11 @@ from collections.abc import Collection, Sequence
 Sides = Sequence[Sequence[int]]
 
 
+def alone(players: int) -> tuple[tuple[int, ...], ...]:
+    """Each of `players` players a side of their own (play without teams)."""
+    return tuple((player,) for player in range(players))
+
+
 def side_of(sides: Sides) -> tuple[int, ...]:
     """The side of each player."""
     owner = {player: number for number, side in enumerate(sides) for player in side}
