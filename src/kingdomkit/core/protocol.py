@@ -22,9 +22,11 @@ with a message that says what is wrong.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from kingdomkit.core.sides import alone
@@ -345,6 +347,35 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state
+
+    # -- the view model: what a browser draws (docs/view-model.md) -----------------------------
+    # The declared shape of `view_model` and `move_model` (the game's view_model.schema.json):
+    # bumped whenever a field is added, removed or changes meaning, and checked by the client,
+    # which reads nothing else of a state. 0: the game declares no view model.
+    view_model_version: ClassVar[int] = 0
+
+    def view_model(self, state: S, seat: int | None) -> dict[str, Any]:
+        """The position as `seat` (None: a spectator) sees it, in the game's own words: named
+        phases, the pieces on the table and in hand, each player's holdings. `state` is
+        already `view(state, seat)`. JSON data only, every integer within JavaScript's safe
+        range, so every browser reads it exactly."""
+        return {}
+
+    def view_model_schema(self) -> dict[str, Any]:
+        """The declaration of `view_model` as a JSON Schema (draft 2020-12): the game
+        package's view_model.schema.json, whose `$defs.move` declares `move_model`; {} when
+        the game declares none."""
+        if not self.view_model_version:
+            return {}
+        package = type(self).__module__.rpartition(".")[0]
+        text = resources.files(package).joinpath("view_model.schema.json").read_text("utf-8")
+        schema: dict[str, Any] = json.loads(text)
+        return schema
+
+    def move_model(self, state: S, action: int) -> dict[str, Any]:
+        """One legal `action` as a board offers it: its kind and the pieces and squares it
+        uses (the board maps clicks to moves with it, never by reading notation)."""
+        return {}
 
     def resample(self, state: S, player: int, rng: random.Random) -> S:
         """A full state consistent with `player`'s view; games without secrets return it."""

@@ -282,12 +282,14 @@ class LiveTable:
                     "id": a,
                     "label": game.action_to_string(state, a),
                     "events": game.events(state, a, game.apply(state, a)),
+                    "move": game.move_model(state, a),
                 }
                 for a in game.legal_actions(state)
             ]
         position = {
             "board": game.render(state, seat),
             "state": game.state_to_json(seen),
+            "model": {"version": game.view_model_version, **game.view_model(seen, seat)},
             "legal": legal,
             "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
         }
@@ -323,6 +325,7 @@ class LiveTable:
             "to_act": to_act if to_act >= 0 else None,
             "board": game.render(state, None),
             "state": game.state_to_json(seen),
+            "model": {"version": game.view_model_version, **game.view_model(seen, None)},
             "log": self.decisions[:step][-LOG_LENGTH:],
             "next": self.decisions[step] if step < len(self.decisions) else None,
         }
