@@ -11,10 +11,21 @@ import sys
 from collections.abc import Sequence
 
 from kingdomkit import __version__
-from kingdomkit.cli import analyze, arena, bench, loadtest, play, replay, score, serve, simulate
+from kingdomkit.cli import (
+    analyze,
+    arena,
+    bench,
+    loadtest,
+    play,
+    replay,
+    score,
+    screenshots,
+    serve,
+    simulate,
+)
 from kingdomkit.core.protocol import KingdomkitError
 
-COMMANDS = (play, serve, simulate, score, replay, analyze, bench, arena, loadtest)
+COMMANDS = (play, serve, simulate, score, replay, analyze, bench, arena, loadtest, screenshots)
 
 
 def build_parser() -> argparse.ArgumentParser:
