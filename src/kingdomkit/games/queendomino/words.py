@@ -105,7 +105,7 @@ def _words(game: Queendomino, state: QueendominoState, action: int, who: str | N
         return _tax(game, state, action, who)
     if phase == BUILD:
         space = action - game.build_base
-        named = _building(game, state, space)
+        named = _building(game, state, space, priced=True)
         price = coins(game.price(state, game.acting_realm(state), space))
         return _said(who, f"Buy {named} for {price}", f"bought {named} for {price}")
     if phase == SITE:
@@ -114,7 +114,7 @@ def _words(game: Queendomino, state: QueendominoState, action: int, who: str | N
         place = f"on the town {where} from {whose} castle"
         return _said(who, f"Build the {name} {place}", f"built the {name} {place}")
     if phase == DRAGON:
-        named = _building(game, state, action - game.burn_base)
+        named = _building(game, state, action - game.burn_base, priced=False)
         return _said(
             who,
             f"Pay the Dragon 1 coin to burn {named}",
@@ -145,8 +145,9 @@ def _tax(game: Queendomino, state: QueendominoState, action: int, who: str | Non
     return f"Send a knight to the {target}{where} {got}"
 
 
-def _building(game: Queendomino, state: QueendominoState, space: int) -> str:
-    """`the Sawmill`; with its space when another of that name on the board costs as much."""
+def _building(game: Queendomino, state: QueendominoState, space: int, priced: bool) -> str:
+    """`the Sawmill`; with its space when another of that name on the board reads alike
+    (when `priced`, one bought at the same price; else any other: the Dragon burns either)."""
     name = game.building_on(state, space).name
     realm = game.acting_realm(state)
     price = game.price(state, realm, space)
@@ -154,7 +155,7 @@ def _building(game: Queendomino, state: QueendominoState, space: int) -> str:
         other != space
         and b != EMPTY
         and game.table[b].name == name
-        and game.price(state, realm, other) == price
+        and (not priced or game.price(state, realm, other) == price)
         for other, b in enumerate(state.board)
     )
     return f"the {name} on the {space}-coin space" if twin else f"the {name}"
