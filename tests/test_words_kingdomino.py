@@ -29,7 +29,8 @@ def test_random_games_read_as_words(options: dict[str, object]) -> None:
 
 def _at(game: Kingdomino, phase: int) -> KingdominoState:
     """The first position of a seeded game in `phase`, with an empty kingdom to act on."""
-    return next(state for state, _, _ in decisions(game, 1) if state.phase == phase)
+    found: KingdominoState = next(s for s, _, _ in decisions(game, 1) if s.phase == phase)
+    return found
 
 
 def test_claim() -> None:
