@@ -53,6 +53,10 @@ def test_views_speak_in_words(game: str) -> None:
         assert entry["text"].startswith(f"{name} "), entry
         assert unreadable(entry["text"].removeprefix(f"{name} ")) is None, entry
         assert entry["notation"] and entry["notation"] != entry["text"]
+        assert all(unreadable(said) is None for said in entry.get("then", []))
+    told = [said for entry in table.decisions for said in entry.get("then", [])]
+    # what chance showed everyone, told with the decision before it
+    assert told and all(s.startswith(("New line", "Turned up", "Epoch")) for s in told)
     marked = [k for k, entry in enumerate(table.decisions) if entry.get("by") == STAND_IN]
     assert marked == [k for k in range(len(table.decisions)) if k % 7 == 3]
 

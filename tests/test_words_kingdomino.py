@@ -10,7 +10,7 @@ import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, PLACE, UNCLAIMED, KingdominoState
-from words import check_random_games, decisions, said
+from words import chance_sentences, check_random_games, decisions, said
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,13 @@ def test_discard() -> None:
     after = game.apply(state, game.discard_action)
     sentence = game.move_sentence(state, game.discard_action, after, "Bob")
     assert sentence == "Bob discarded domino 29 (1-crown forest / grassland): it fitted nowhere"
+
+
+def test_chance_tells_each_new_line_and_the_king_order() -> None:
+    told = [said for _, _, said in chance_sentences(Kingdomino({"players": 2}), 0)]
+    assert told[:3] == [
+        "New line: dominoes 12, 20, 36 and 41",
+        "The kings claim in this order: Player 2, Player 1, Player 1, Player 2",
+        "New line: dominoes 13, 24, 28 and 45",
+    ]
+    assert len(told) == 6 + 1  # six lines and one order

@@ -17,7 +17,7 @@ from kingdomkit.games.kingdoms.rules import Kingdoms
 from kingdomkit.games.kingdoms.state import PLACE
 from kingdomkit.games.kingdoms.tiles import TYPES
 from kingdoms_oracle import MODES
-from words import check_random_games, decisions, first_move, said
+from words import chance_sentences, check_random_games, decisions, first_move, said
 
 
 @pytest.mark.parametrize("options", MODES)
@@ -99,3 +99,13 @@ def test_pass() -> None:
     assert GAME.move_label(state, PASS_ACTION) == "Pass (nothing else is possible)"
     sentence = GAME.move_sentence(state, PASS_ACTION, after, "Ann")
     assert sentence == "Ann passed (nothing else was possible)"
+
+
+def test_chance_says_who_starts_an_epoch_and_nothing_else() -> None:
+    """The tiles dealt face down and drawn are never told; who starts each epoch is."""
+    told = [said for _, _, said in chance_sentences(GAME, 0)]
+    assert told == [
+        "Epoch 1: Player 2 starts",
+        "Epoch 2: Player 1 starts",
+        "Epoch 3: Player 2 starts",
+    ]

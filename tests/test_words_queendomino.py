@@ -13,7 +13,7 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import BUILD, DRAGON, EMPTY, TAX
 from queendomino_oracle import MODES
-from words import check_random_games, decisions, first_move, said
+from words import chance_sentences, check_random_games, decisions, first_move, said
 
 
 @pytest.mark.parametrize("options", MODES)
@@ -91,3 +91,12 @@ def test_royal_wedding_names_the_box() -> None:
     assert label.startswith(("Claim the Queendomino domino ", "Claim the Kingdomino domino ")), (
         label
     )
+
+
+def test_chance_tells_the_buildings_turned_up_and_the_new_lines() -> None:
+    told = [said for _, _, said in chance_sentences(GAME, SEED)]
+    assert told[0].startswith("Turned up on the pile: the ")
+    assert sum(said.startswith("New line: dominoes ") for said in told) == GAME.setup.lines
+    wedding = Queendomino({"players": 4, "royal_wedding": True})
+    lines = [s for _, _, s in chance_sentences(wedding, 1) if s.startswith("New line")]
+    assert lines[0].startswith(("New line: Queendomino dominoes", "New line: Kingdomino dominoes"))

@@ -13,7 +13,7 @@ from kingdomkit.core.protocol import Game
 
 # Engine notation that words must never show: coordinate pairs ("2,5", "-1,0"), building
 # tile ids ("B09"), the board notation's special tiles, the engine's lower-case verbs.
-PAIR = re.compile(r"-?\d+\s*,\s*-?\d+")
+PAIR = re.compile(r"-?\d+,-?\d+")  # as the notation writes them; "5, 12" is a list
 TILE_ID = re.compile(r"\bB\d+\b")
 SPECIAL = re.compile(r"\b(MTN|DRG|GLD|WIZ)\b")
 ENGINE_VERB = re.compile(
@@ -48,10 +48,31 @@ def decisions(game: Game[Any], seed: int) -> Iterator[tuple[Any, tuple[int, ...]
         state = game.apply(state, action)
 
 
+def chance_sentences(game: Game[Any], seed: int) -> Iterator[tuple[Any, int, str]]:
+    """Each chance outcome of a random game from `seed` that the game says something of:
+    the state before, the outcome, the sentence."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    names = [f"Player {p + 1}" for p in range(game.num_players)]
+    while not game.is_terminal(state):
+        if game.is_chance(state):
+            outcome = game.sample_chance(state, rng)
+            after = game.apply(state, outcome)
+            said = game.chance_sentence(state, outcome, after, names)
+            if said is not None:
+                yield state, outcome, said
+        else:
+            after = game.apply(state, rng.choice(game.legal_actions(state)))
+        state = after
+
+
 def check_random_games(game: Game[Any], seeds: range) -> int:
-    """Read every label and sentence of random games; the number of sentences read."""
+    """Read every label and sentence of random games (chance's too); the number of
+    sentences read."""
     read = 0
     for seed in seeds:
+        for _, _, said in chance_sentences(game, seed):
+            assert unreadable(said) is None and said[0].isupper(), f"{game}: {said!r}"
         for state, legal, action in decisions(game, seed):
             labels = [game.move_label(state, a) for a in legal]
             for a, label in zip(legal, labels, strict=True):

@@ -225,6 +225,14 @@ class Game(ABC, Generic[S]):
         person, never naming what the other players may not see. The default: the notation."""
         return f"{who}: {self.action_to_string(before, action)}"
 
+    def chance_sentence(
+        self, before: S, outcome: int, after: S, names: Sequence[str]
+    ) -> str | None:
+        """What everyone saw happen by the chance `outcome`, for the log ("New line: dominoes
+        5, 12, 20 and 37"), or None when it is worth no sentence or is a secret (a tile dealt
+        face down). `names`: each seat's name. The default: None."""
+        return None
+
     # -- records ---------------------------------------------------------------------------
     @abstractmethod
     def events(self, before: S, action: int, after: S) -> list[Event]:

@@ -224,6 +224,13 @@ class LiveTable:
             if by is not None:
                 entry["by"] = by
             self.decisions.append(entry)
+        elif self.decisions:
+            # What chance showed everyone after a decision (a new line, a building turned up)
+            # is told with it; what it showed before the first decision, the board shows.
+            names = [self._who(p) for p in range(len(self.seats))]
+            said = self.game.chance_sentence(before, action, self.state, names)
+            if said is not None:
+                self.decisions[-1].setdefault("then", []).append(said)
         self.actions.append((player, action))
 
     def _who(self, player: int) -> str:

@@ -532,6 +532,7 @@ class Kingdomino(Game[KingdominoState]):
     # -- words for people (words.py) ---------------------------------------------------
     move_label = words.move_label
     move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
 
     # -- records (records.py) ----------------------------------------------------------
     def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:

@@ -14,11 +14,11 @@ Queendomino's words reuse these (its own terrains add the town).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAINS, Domino
-from kingdomkit.games.kingdomino.state import CLAIM, PLACE, KingdominoState
+from kingdomkit.games.kingdomino.state import CLAIM, DRAW, ORDER, PLACE, KingdominoState
 
 if TYPE_CHECKING:
     from kingdomkit.games.kingdomino.rules import Kingdomino
@@ -89,3 +89,30 @@ def _words(game: Kingdomino, state: KingdominoState, action: int, who: str | Non
             else f"{who} placed domino {domino.number}: {where}"
         )
     return game.action_to_string(state, action)
+
+
+def listed(items: Iterable[str]) -> str:
+    """`5, 12, 20 and 37`."""
+    words = list(items)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def line_words(numbers: Iterable[str], box: str = "") -> str:
+    """`New line: dominoes 5, 12, 20 and 37` (Royal Wedding: `Kingdomino dominoes ...`)."""
+    return f"New line: {box + ' ' if box else ''}dominoes {listed(numbers)}"
+
+
+def chance_sentence(
+    game: Kingdomino,
+    before: KingdominoState,
+    outcome: int,
+    after: KingdominoState,
+    names: Sequence[str],
+) -> str | None:
+    """A new line once it is complete (its dominoes are drawn one by one), the first line's
+    king order once drawn."""
+    if before.phase == DRAW and after.phase != DRAW:
+        return line_words(str(n) for n in after.line)
+    if before.phase == ORDER:
+        return f"The kings claim in this order: {', '.join(names[p] for p in after.order)}"
+    return None

@@ -418,6 +418,7 @@ class Kingdoms(Game[KingdomsState]):
     parse_action = codec.parse_action
     move_label = words.move_label
     move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     result = records.result

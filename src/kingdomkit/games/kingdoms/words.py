@@ -18,6 +18,7 @@ when drawn: its drawer alone sees it until then), a starting tile when it is pla
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kingdomkit.games.kingdoms import board as bd
@@ -28,7 +29,7 @@ from kingdomkit.games.kingdoms.actions import (
     START_BASE,
     TAKE_BASE,
 )
-from kingdomkit.games.kingdoms.state import PLACE, PLAY, KingdomsState
+from kingdomkit.games.kingdoms.state import FIRST, PLACE, PLAY, KingdomsState
 from kingdomkit.games.kingdoms.tiles import HAZARD, RESOURCE, TYPES
 
 if TYPE_CHECKING:
@@ -99,3 +100,12 @@ def _words(game: Kingdoms, state: KingdomsState, action: int, who: str | None) -
         return f"{who} passed (nothing else was possible)"
     tile = tile_words(action - TAKE_BASE)
     return f"Take {tile}" if who is None else f"{who} took {tile}"
+
+
+def chance_sentence(
+    game: Kingdoms, before: KingdomsState, outcome: int, after: KingdomsState, names: Sequence[str]
+) -> str | None:
+    """Who starts an epoch; the tiles dealt and drawn are nobody else's business."""
+    if before.phase == FIRST:
+        return f"Epoch {before.epoch + 1}: {names[outcome]} starts"
+    return None

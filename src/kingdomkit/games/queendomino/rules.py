@@ -613,6 +613,7 @@ class Queendomino(Game[QueendominoState]):
     parse_action = codec.parse_action
     move_label = words.move_label
     move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     canonical_event = records.canonical_event

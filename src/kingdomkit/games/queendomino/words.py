@@ -16,9 +16,15 @@ told apart by the space they lie on. In a Royal Wedding a domino is named with i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kingdomkit.games.kingdomino.words import offset_words, placement_words, square_words
+from kingdomkit.games.kingdomino.words import (
+    line_words,
+    offset_words,
+    placement_words,
+    square_words,
+)
 from kingdomkit.games.queendomino.codec import placement_points
 from kingdomkit.games.queendomino.dominoes import (
     BOX_NAMES,
@@ -28,10 +34,13 @@ from kingdomkit.games.queendomino.dominoes import (
     printed,
 )
 from kingdomkit.games.queendomino.state import (
+    BOARD,
     BUILD,
     CLAIM,
     DRAGON,
+    DRAW,
     EMPTY,
+    ORDER,
     PLACE,
     SITE,
     TAX,
@@ -159,3 +168,24 @@ def _building(game: Queendomino, state: QueendominoState, space: int, priced: bo
         for other, b in enumerate(state.board)
     )
     return f"the {name} on the {space}-coin space" if twin else f"the {name}"
+
+
+def chance_sentence(
+    game: Queendomino,
+    before: QueendominoState,
+    outcome: int,
+    after: QueendominoState,
+    names: Sequence[str],
+) -> str | None:
+    """A building turned up on the pile, a new line once complete, the first line's king
+    order once drawn."""
+    if before.phase == BOARD:
+        return f"Turned up on the pile: the {game.table[outcome].name}"
+    if before.phase == DRAW and after.phase != DRAW:
+        numbers = [str(printed(d)) for d in after.line]
+        if game.setup.royal_wedding:  # a line is drawn from one box
+            return line_words(numbers, BOXES[box_of(after.line[0])])
+        return line_words(numbers)
+    if before.phase == ORDER and after.phase != ORDER:
+        return f"The kings claim in this order: {', '.join(names[p] for p in after.order)}"
+    return None

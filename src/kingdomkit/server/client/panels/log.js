@@ -1,7 +1,8 @@
 // The table's log, back to move 1. A view carries the latest entries (log[0] is decision
 // `log_start`); the earlier ones are read once from GET /api/tables/{id}/log?since=N, page by
 // page. The entries are sentences the game wrote (`text`), with the engine's `notation` beside
-// for tools; a move a stand-in bot or the clock made for a person is marked (`by`). Drawn in
+// for tools; a move a stand-in bot or the clock made for a person is marked (`by`); what chance
+// showed everyone after it follows (`then`: a new line, a building turned up). Drawn in
 // #log, kept at its end unless the reader scrolled up.
 "use strict";
 
@@ -67,7 +68,8 @@
     const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 8;
     const top = log.scrollTop;
     log.start = first + 1;
-    log.replaceChildren(...list.map((entry) => el("li", { class: entry.by ? "by-bot" : null, text: text(entry) })));
+    log.replaceChildren(...list.map((entry) => el("li", { class: entry.by ? "by-bot" : null }, text(entry),
+      ...(entry.then || []).map((said) => el("span", { class: "log-then", text: said })))));
     log.scrollTop = atEnd ? log.scrollHeight : top;
   }
 
