@@ -435,7 +435,9 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     assert sum(p["decisions"] for p in review["players"]) == len(review["decisions"])
     graded = review["decisions"][len(review["decisions"]) // 2]
     frame = ann.get(f"/api/tables/{table}/replay/{graded['decision']}").json()
-    assert frame["next"] == {"seat": graded["seat"], "text": graded["played"]}
+    assert frame["next"]["seat"] == graded["seat"]
+    assert frame["next"]["notation"] == graded["played_notation"]  # the same move
+    assert graded["played"] != graded["played_notation"]  # said in words
     assert ann.get(f"/api/tables/{table}").json()["review"] == "ready"
 
     record = ann.get(f"/api/tables/{table}/record").json()

@@ -118,21 +118,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def move_labels(
-    game: Game[Any], actions: Sequence[int], graded: Sequence[GradedDecision]
+    game: Game[Any],
+    actions: Sequence[int],
+    graded: Sequence[GradedDecision],
+    words: bool = False,
 ) -> list[tuple[str, str]]:
-    """(move played, best move) in words for each graded decision, in one walk of the game."""
+    """(move played, best move) for each graded decision, in one walk of the game: in the
+    notation (for tools), or in the game's words for people when `words`."""
+    say = game.move_label if words else game.action_to_string
     steps = {decision.step: decision for decision in graded}
     labels = []
     state = game.initial_state()
     for step, action in enumerate(actions):
         decision = steps.get(step)
         if decision is not None:
-            labels.append(
-                (
-                    game.action_to_string(state, decision.played),
-                    game.action_to_string(state, decision.best),
-                )
-            )
+            labels.append((say(state, decision.played), say(state, decision.best)))
         state = game.apply(state, action)
     return labels
 
@@ -194,7 +194,8 @@ def print_analysis(
     table = Table(title=f"{game.name}: every decision graded by {bot}")
     for heading in ("step", "player", "played", "best", "exp. points", "lost"):
         table.add_column(heading, justify="right" if heading in ("step", "lost") else "left")
-    for decision, (played, best) in zip(graded, move_labels(game, actions, graded), strict=True):
+    said = move_labels(game, actions, graded, words=True)
+    for decision, (played, best) in zip(graded, said, strict=True):
         lost = f"{decision.loss:.1f}"
         if decision.blunder:
             lost = f"[bold red]{lost} ??[/]"

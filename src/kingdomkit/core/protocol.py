@@ -214,6 +214,27 @@ class Game(ABC, Generic[S]):
     def parse_action(self, state: S, text: str) -> int:
         """The legal action that `text` names; raises IllegalActionError with the reason."""
 
+    # -- words for people (each game's words.py) ---------------------------------------------
+    def move_label(self, state: S, action: int) -> str:
+        """The legal `action` as the button its player clicks: imperative, second person, in
+        the game's own words ("Claim domino 29 (1-crown forest / grassland)"); the labels of
+        one state's legal actions are pairwise distinct. The default: the notation."""
+        return self.action_to_string(state, action)
+
+    def move_sentence(self, before: S, action: int, after: S, who: str) -> str:
+        """What `who` did by playing `action` in `before`, as the table's log says it to
+        everyone ("Ann claimed domino 29 (1-crown forest / grassland)"): past tense, third
+        person, never naming what the other players may not see. The default: the notation."""
+        return f"{who}: {self.action_to_string(before, action)}"
+
+    def chance_sentence(
+        self, before: S, outcome: int, after: S, names: Sequence[str]
+    ) -> str | None:
+        """What everyone saw happen by the chance `outcome`, for the log ("New line: dominoes
+        5, 12, 20 and 37"), or None when it is worth no sentence or is a secret (a tile dealt
+        face down). `names`: each seat's name. The default: None."""
+        return None
+
     # -- records ---------------------------------------------------------------------------
     @abstractmethod
     def events(self, before: S, action: int, after: S) -> list[Event]:

@@ -386,6 +386,20 @@ async def get_review(request: Request, table_id: str) -> dict[str, Any]:
     return table.review
 
 
+@play.get("/{table_id}/log")
+async def log(
+    request: Request, table_id: str, since: int = 0, limit: int | None = None
+) -> dict[str, Any]:
+    """The table's log from its `since`-th decision on, at most `limit` entries (and never
+    more than the server's `log_page`): `total` says how many there are, so a client reads
+    the whole game page by page. The log is public, like the table."""
+    page = guard_of(request).limits.log_page
+    if limit is not None and limit < 1:
+        raise RefusedError(422, "'limit' is 1 or more")
+    table = await tables_of(request).settled(table_id)
+    return table.log_page(since, min(page, limit) if limit is not None else page)
+
+
 @play.get("/{table_id}/replay/{step}")
 async def replay(request: Request, table_id: str, step: int) -> dict[str, Any]:
     """A finished game after its first `step` decisions, as a spectator saw it."""

@@ -74,7 +74,8 @@ def hint(
     return [
         {
             "id": e.action,
-            "label": game.action_to_string(state, e.action),
+            "label": game.move_label(state, e.action),
+            "notation": game.action_to_string(state, e.action),
             "points": round(e.points, 2),
             "visits": e.visits,
         }
@@ -108,8 +109,10 @@ def review(
                 "decision": decision_of[d.step],
                 "seat": d.player,
                 "choices": d.choices,
-                "played": game.action_to_string(states[d.step], d.played),
-                "best": game.action_to_string(states[d.step], d.best),
+                "played": game.move_label(states[d.step], d.played),
+                "best": game.move_label(states[d.step], d.best),
+                "played_notation": game.action_to_string(states[d.step], d.played),
+                "best_notation": game.action_to_string(states[d.step], d.best),
                 "loss": round(d.loss, 2),
                 "blunder": d.blunder,
             }

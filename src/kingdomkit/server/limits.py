@@ -60,6 +60,7 @@ class Limits:
     hints_per_minute: int = _limit(10, "hints asked per identity per minute")
     address_hints_per_minute: int = _limit(60, "hints asked per address per minute")
     address_accounts_per_hour: int = _limit(10, "accounts asked for per address per hour")
+    log_page: int = _limit(500, "log entries one GET /api/tables/{id}/log answers with")
     sockets: int = _limit(16, "WebSocket connections open per identity")
     address_sockets: int = _limit(64, "WebSocket connections open per address")
     login_failures: str = _limit(

@@ -18,7 +18,7 @@ from kingdomkit.core.registry import make_game
 HUMAN, BOT = "human", "bot"
 STAND_IN, CLOCK = "stand-in", "clock"  # who made a move that its seat's person did not choose
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
-LOG_LENGTH = 30  # decisions shown in a view's log
+LOG_LENGTH = 30  # the latest decisions a view carries; the rest is read with `log_page`
 POSITION_CACHE = 16  # positions kept per table (seats and spectators of recent versions)
 
 
@@ -211,14 +211,34 @@ class LiveTable:
     def _apply(self, player: int, action: int, by: str | None = None) -> None:
         if by is not None:
             self.made_by[len(self.actions)] = by
+        before = self.state
+        self.state = self.game.apply(before, action)
         if player >= 0:
-            text = self.game.action_to_string(self.state, action)
-            entry: dict[str, Any] = {"seat": player, "text": text}
+            # The log says it in words for everyone (the game never names a secret there),
+            # with the engine's notation beside for tools.
+            entry: dict[str, Any] = {
+                "seat": player,
+                "text": self.game.move_sentence(before, action, self.state, self._who(player)),
+                "notation": self.game.action_to_string(before, action),
+            }
             if by is not None:
                 entry["by"] = by
             self.decisions.append(entry)
-        self.state = self.game.apply(self.state, action)
+        elif self.decisions:
+            # What chance showed everyone after a decision (a new line, a building turned up)
+            # is told with it; what it showed before the first decision, the board shows.
+            names = [self._who(p) for p in range(len(self.seats))]
+            said = self.game.chance_sentence(before, action, self.state, names)
+            if said is not None:
+                self.decisions[-1].setdefault("then", []).append(said)
         self.actions.append((player, action))
+
+    def _who(self, player: int) -> str:
+        """The seat's name as the log's sentences say it (as the client names seats)."""
+        seat = self.seats[player]
+        if seat.kind == BOT:
+            return f"{seat.bot} (bot)"
+        return seat.name or f"seat {player + 1}"
 
     def bot_seed(self) -> str:
         """The seed of the bot about to move (from the table's seed and the step)."""
@@ -241,6 +261,7 @@ class LiveTable:
             "to_act": to_act if to_act >= 0 else None,
             **self._position(seat, self._choosing(seat)),
             "log": self.decisions[-LOG_LENGTH:],
+            "log_start": max(0, len(self.decisions) - LOG_LENGTH),  # the index of log[0]
         }
         if self.clock.on:
             view["clock"] = {
@@ -280,7 +301,8 @@ class LiveTable:
             legal = [
                 {
                     "id": a,
-                    "label": game.action_to_string(state, a),
+                    "label": game.move_label(state, a),
+                    "notation": game.action_to_string(state, a),
                     "events": game.events(state, a, game.apply(state, a)),
                     "move": game.move_model(state, a),
                 }
@@ -297,6 +319,15 @@ class LiveTable:
             self._positions.clear()
         self._positions[key] = position
         return position
+
+    def log_page(self, since: int, limit: int) -> dict[str, Any]:
+        """At most `limit` entries of the log from the `since`-th decision on (the log is the
+        same for everyone): how a client reads the log back to move 1."""
+        total = len(self.decisions)
+        if not 0 <= since <= total:
+            raise RefusedError(422, f"the log has {total} entries: 'since' is 0 to {total}")
+        entries = self.decisions[since : since + limit]
+        return {"since": since, "total": total, "entries": entries}
 
     def view_at(self, step: int) -> dict[str, Any]:
         """A finished game after its first `step` decisions (and the draws that followed them),
@@ -327,5 +358,6 @@ class LiveTable:
             "state": game.state_to_json(seen),
             "model": {"version": game.view_model_version, **game.view_model(seen, None)},
             "log": self.decisions[:step][-LOG_LENGTH:],
+            "log_start": max(0, step - LOG_LENGTH),
             "next": self.decisions[step] if step < len(self.decisions) else None,
         }

@@ -43,7 +43,7 @@ from kingdomkit.core.protocol import (
     excerpt,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino import records
+from kingdomkit.games.kingdomino import records, words
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import (
     Geometry,
@@ -528,6 +528,11 @@ class Kingdomino(Game[KingdominoState]):
             return self.placement_action(state, first, second)
         except ValueError:
             raise IllegalActionError(f"cannot read {excerpt(text)}") from None
+
+    # -- words for people (words.py) ---------------------------------------------------
+    move_label = words.move_label
+    move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
 
     # -- records (records.py) ----------------------------------------------------------
     def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:

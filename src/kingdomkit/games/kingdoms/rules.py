@@ -45,7 +45,7 @@ from kingdomkit.core.protocol import (
     KingdomkitError,
 )
 from kingdomkit.games.kingdoms import board as bd
-from kingdomkit.games.kingdoms import codec, records
+from kingdomkit.games.kingdoms import codec, records, words
 from kingdomkit.games.kingdoms.actions import (
     CASTLE_BASE,
     DRAW_ACTION,
@@ -416,6 +416,9 @@ class Kingdoms(Game[KingdomsState]):
     # codec.py and records.py take the game first, so their functions serve as methods.
     action_to_string = codec.action_to_string
     parse_action = codec.parse_action
+    move_label = words.move_label
+    move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     result = records.result

@@ -65,7 +65,7 @@ from kingdomkit.core.protocol import (
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry, geometry_json
-from kingdomkit.games.queendomino import codec, records
+from kingdomkit.games.queendomino import codec, records, words
 from kingdomkit.games.queendomino import scoring as sc
 from kingdomkit.games.queendomino.buildings import Building, BuildingTable, load_buildings
 from kingdomkit.games.queendomino.dominoes import (
@@ -611,6 +611,9 @@ class Queendomino(Game[QueendominoState]):
     # the game first, so that they serve as its methods ------------------------------------
     action_to_string = codec.action_to_string
     parse_action = codec.parse_action
+    move_label = words.move_label
+    move_sentence = words.move_sentence
+    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     canonical_event = records.canonical_event

@@ -4,9 +4,6 @@
 // the version they were chosen in.
 "use strict";
 
-// Moves a person did not choose are marked in the log.
-const MADE_BY = { "stand-in": " (a bot played it for them)", clock: " (their time ran out: a bot played it)" };
-
 let tableId = null;
 let view = null; // the table as the server last showed it to you
 let socket = null;
@@ -217,11 +214,8 @@ function drawShown() {
   drawBoard(shown);
   KKP.dominoes.update(shown, parts);
   KKP.review.moved();
-  const log = $("log");
-  const made = shown.replay ? shown.step : shown.decisions; // decisions before the log's end
-  log.start = Math.max(1, made - shown.log.length + 1);
-  log.replaceChildren(...shown.log.map((entry) => el("li", { class: entry.by ? "by-bot" : null, text: `${seatName(shown.seats[entry.seat])}: ${entry.text}${MADE_BY[entry.by] || ""}` })));
-  log.scrollTop = log.scrollHeight;
+  KKP.log.update(view);
+  KKP.log.render(shown);
 }
 
 /** Draw `shown` with the game's drawer (boards/*.js); the text board when there is none, when
@@ -363,6 +357,7 @@ async function showTable(id) {
     if (first) first.click();
   });
   KKP.hints.init(id, { onChange: () => { if (view) { renderMoves(); drawShown(); } }, play: (action) => act(action) });
+  KKP.log.init(id, () => { if (view) drawShown(); });
   KKP.replay.init(id, { draw: drawShown, live: () => view, seatName: nameOf, note: (step) => KKP.review.note(step) });
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   await refresh();

@@ -80,7 +80,7 @@
     const takes = new Map(); // no_luck: tile index -> action
     for (const action of view.legal) {
       const first = action.events[0];
-      if (!first) { if (/^draw/.test(action.label)) drawAction = action; continue; }
+      if (!first) { if (/^draw/.test(action.notation)) drawAction = action; continue; }
       let piece = null;
       if (first.type === "castle") piece = `castle:${first.rank}`;
       else if (first.type === "tile") piece = first.from === "starting" ? "start" : "held";

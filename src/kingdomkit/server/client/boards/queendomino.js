@@ -135,7 +135,7 @@
       if (passAction) tools.push(button("Pass (no knight)", () => ctx.act(passAction.id), { class: "kk-tool secondary" }));
     } else if (mine && s.phase === BUILD) {
       for (const action of view.legal) {
-        const tile = (action.label.match(/\bB\d+\b/) || [])[0];
+        const tile = (action.notation.match(/\bB\d+\b/) || [])[0]; // the engine notation names the tile
         const space = tile ? tileSpace(tile) : -1;
         if (space >= 0) plan.actions.set(space, action);
       }

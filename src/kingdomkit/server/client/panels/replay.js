@@ -36,7 +36,7 @@
   }
 
   function label(entry) {
-    return entry ? `${hooks.seatName(entry.seat)}: ${entry.text}` : "";
+    return entry ? KKP.log.text(entry) : ""; // the game's sentence, with who made it
   }
 
   function bar() {
@@ -95,26 +95,10 @@
     bar();
   }
 
-  /** Every decision of the game in order ({seat, text}), read from the frames' logs (each
-   * holds the last few decisions before its step). */
+  /** Every decision of the game in order ({seat, text, notation, by}), from the table's log. */
   function decisions() {
     if (!all) {
-      all = (async () => {
-        const end = await load(steps > 0 ? steps - 1 : 0);
-        const list = new Array(steps).fill(undefined); // no holes: some() skips holes
-        const put = (f) => f.log.forEach((entry, i) => { list[f.step - f.log.length + i] = entry; });
-        put(end);
-        if (end.next) list[end.step] = end.next;
-        const span = Math.max(1, end.log.length);
-        let at = end.step - span;
-        while (at > 0 && list.slice(0, at).some((e) => e === undefined)) {
-          put(await load(at));
-          at -= span;
-        }
-        const first = await load(0);
-        if (first.next) list[0] = first.next;
-        return list;
-      })();
+      all = KKP.log.all(steps);
       all.catch(() => { all = null; });
     }
     return all;

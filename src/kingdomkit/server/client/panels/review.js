@@ -66,7 +66,7 @@
     const places = [];
     let j = 0;
     for (const d of graded) {
-      while (j < all.length && !(all[j] && all[j].seat === d.seat && all[j].text === d.played)) j++;
+      while (j < all.length && !(all[j] && all[j].seat === d.seat && all[j].notation === (d.played_notation || d.played))) j++;
       places.push(j < all.length ? j : null);
       j++;
     }
