@@ -233,8 +233,11 @@ class Tables:
                 raise RefusedError(422, f"there is no seat {index}")
             seat = table.seats[index]
         else:
-            free = (s for s in table.seats if s.kind == HUMAN and s.holder is None)
+            free = [s for s in table.seats if s.kind == HUMAN and s.holder is None]
             seat = next((s for s in free if s.reserved is None), None)
+            if seat is None and free:
+                kept = " and ".join(str(s.name) for s in free)
+                raise RefusedError(409, f"this rematch's free seats are kept for {kept}")
             if seat is None:
                 raise RefusedError(409, "every seat is taken")
         if seat.kind != HUMAN or seat.holder is not None:
