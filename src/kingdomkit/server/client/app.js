@@ -41,8 +41,8 @@ function myTurn() {
 }
 
 function describe() {
-  const flags = Object.entries(view.options || {}).filter(([k, v]) => k !== "players" && v === true).map(([k]) => k.replaceAll("_", " "));
-  return `${view.game}${flags.length ? ` (${flags.join(", ")})` : ""} — ${view.status}`;
+  const names = view.names || { game: view.game, variants: [] }; // the printed names
+  return `${names.game}${names.variants.length ? ` (${names.variants.join(", ")})` : ""} — ${view.status}`;
 }
 
 function turnText() {
@@ -195,6 +195,7 @@ function renderFinish() {
   }
   KKP.replay.activate(view.decisions);
   KKP.review.start(tableId, nameOf, view.review);
+  KKP.rematch.update(view, seatName);
 }
 
 // -- the drawn board --------------------------------------------------------------------------
