@@ -70,7 +70,9 @@ class Person:
         self.context.close()
 
 
-def test_one_click_starts_a_running_game_against_a_bot(browser: Browser, server: ServeProcess):
+def test_one_click_starts_a_running_game_against_a_bot(
+    browser: Browser, server: ServeProcess
+) -> None:
     ann = Person(browser, server, "Ann")
     ann.page.get_by_role("button", name="Play Kingdomino against a bot").click()
     ann.page.wait_for_url("**/t/**")
@@ -91,7 +93,7 @@ def test_one_click_starts_a_running_game_against_a_bot(browser: Browser, server:
 
 def test_a_set_up_the_game_refuses_is_disabled_with_its_reason(
     browser: Browser, server: ServeProcess
-):
+) -> None:
     ann = Person(browser, server, "Ann")
     page = ann.page
     duel = page.locator("[data-option='mighty_duel']")
@@ -130,7 +132,7 @@ def finish(people: list[Person]) -> None:
 
 def test_two_people_finish_then_take_up_a_rematch_from_the_finished_table(
     browser: Browser, server: ServeProcess
-):
+) -> None:
     ann, bob = Person(browser, server, "Ann"), Person(browser, server, "Bob")
     ann.page.select_option("#game", "kingdomino")
     ann.page.select_option("#players", "2")
