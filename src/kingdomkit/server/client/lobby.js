@@ -206,7 +206,11 @@
     const mine = table.you !== null && table.you !== undefined;
     const kept = mine && table.seats[table.you].kept;
     const who = table.seats.map(seatText).join(", ");
-    const verb = kept ? "" : mine ? (status === "finished" ? "replay and review" : "open") : status === "open" ? "join" : status === "running" ? "watch" : "replay and review";
+    const missing = table.seats.filter((seat) => seat.kind === "human" && !seat.taken);
+    const awaited = missing.map((seat) => (seat.kept ? seat.name : "a free seat")).join(", ");
+    let verb = status === "open" ? "join" : status === "running" ? "watch" : "replay and review";
+    if (mine && status === "running") verb = table.your_turn ? "play" : "waiting for the others' moves";
+    if (mine && status === "open") verb = kept ? "" : `waiting for ${awaited}`;
     const badges = [];
     if (table.your_turn) badges.push(el("span", { class: "badge badge-turn", text: "your turn" }));
     if (kept) badges.push(el("span", { class: "badge badge-turn", text: "rematch: your seat is kept" }));
