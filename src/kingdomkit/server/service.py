@@ -123,7 +123,9 @@ class Tables:
             first_human.holder, first_human.name = holder, clean_name(name)
         for limit in (clock.move_seconds, clock.game_seconds):
             if limit is not None and not MIN_CLOCK <= limit <= MAX_CLOCK:
-                raise RefusedError(422, f"a time limit is {MIN_CLOCK} to {MAX_CLOCK} seconds")
+                raise RefusedError(
+                    422, f"a time limit is {MIN_CLOCK:g} seconds to {MAX_CLOCK / 3600:g} hours"
+                )
         table = LiveTable(
             secrets.token_urlsafe(9),
             game_name,

@@ -152,6 +152,7 @@
     }
   }
 
+  const REFRESH_MS = 20000;
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
   /** A moment as people say it: "today 14:05", "yesterday 09:30", "3 Nov", "3 Nov 2025". */
@@ -306,6 +307,8 @@
     gameChanged();
     clockChanged();
     await Promise.all([lists(), leaderboard()]);
+    // the lists follow the games while the lobby is looked at ("your turn" comes and goes)
+    setInterval(() => { if (document.visibilityState === "visible") lists().catch(() => {}); }, REFRESH_MS);
   }
 
   KKP.lobby = { show };
