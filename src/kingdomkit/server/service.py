@@ -408,13 +408,13 @@ class Tables:
         table is made (raises)."""
         table = await self.get(table_id)
         async with self.lock(table_id):
-            if table.rematch is not None:
-                return table.rematch
             mine = table.seat_of(holder)
             if mine is None or holder is None or table.seats[mine].kind != HUMAN:
                 raise RefusedError(
                     403, "only the people who played this game can ask for a rematch"
                 )
+            if table.rematch is not None:
+                return table.rematch
             if not table.finished:
                 raise RefusedError(409, "a rematch is proposed once the game is over")
             allow()
