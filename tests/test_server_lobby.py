@@ -209,6 +209,7 @@ def test_a_rematch_is_made_once_with_the_same_seats_kept_for_the_same_people(
     assert first.json()["seat"] == 0
     assert ann.post(f"/api/tables/{old}/rematch").json()["table"] == new  # once
     assert bob.post(f"/api/tables/{old}/rematch").json()["table"] == new
+    assert cyd.post(f"/api/tables/{old}/rematch").status_code == 403  # still not a player
     for who in (ann, bob, cyd):
         assert who.get(f"/api/tables/{old}").json()["rematch"] == {"table": new, "by": 0}
 
