@@ -46,9 +46,14 @@
       return el("p", { class: "rematch-offer", role: "status" }, el("strong", { text: `${who} proposes a rematch` }), " — ", join);
     }
     if (!seated) return null;
-    const button = el("button", { type: "button", class: "rematch-propose", text: "Rematch" });
+    const button = el("button", { type: "button", class: "rematch-propose", text: "Rematch", title: "the same seats, variants and table rules" });
     button.addEventListener("click", () => propose(button));
-    return el("span", {}, button, el("small", { class: "muted", text: " the same seats, variants and table rules" }));
+    return button;
+  }
+
+  function note(view) {
+    const others = view.seats.filter((seat) => seat.kind === "human" && seat.index !== view.you).length;
+    return `A rematch has the same seats, bots, variants and table rules${others ? `; the other ${others === 1 ? "player's seat is" : "players' seats are"} kept for them` : ""}.`;
   }
 
   /** Draw the after-game box in #finish (made on first use) for a finished `view`. */
@@ -63,7 +68,8 @@
     shown = { key, table: view.table };
     box.replaceChildren(...[
       ratings(view, seatName),
-      el("div", { class: "after-game-actions" }, offer(view, seatName), el("a", { href: "/", class: "button-link secondary-link", text: "Back to the lobby" })),
+      el("div", { class: "after-game-actions" }, offer(view, seatName), el("a", { href: "/", class: "button-link secondary-link", text: "Back to the lobby" }),
+        view.rematch || view.you === null || view.you === undefined ? null : el("small", { class: "muted rematch-note", text: note(view) })),
     ].filter(Boolean));
   }
 
