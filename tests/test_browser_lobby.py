@@ -154,6 +154,12 @@ def test_two_people_finish_then_take_up_a_rematch_from_the_finished_table(
     new = ann.page.url.rsplit("/", 1)[1]
     ann.wait("(t) => view && view.table === t && view.you === 0", new)
 
+    cyd = Person(browser, server, "Cyd")  # a passer-by is not offered Bob's kept seat
+    cyd.page.goto(f"{server.url}/t/{new}")
+    cyd.wait("() => view && view.status === 'open' && view.seats[1].kept")
+    assert cyd.page.locator("#seat-list button").count() == 0
+    cyd.close()
+
     offer = bob.page.locator(".rematch-offer")
     offer.wait_for()
     assert "Ann proposes a rematch" in offer.inner_text()

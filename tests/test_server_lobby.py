@@ -220,6 +220,8 @@ def test_a_rematch_is_made_once_with_the_same_seats_kept_for_the_same_people(
         ("human", "Bob", True),
         ("bot", "easy", False),
     ]
+    assert bob.get(f"/api/tables/{new}").json()["kept"] == 1  # his page takes it on opening
+    assert "kept" not in view and "kept" not in ann.get(f"/api/tables/{new}").json()
     listed = {row["table"]: row for row in rows(bob)}[new]
     assert listed["you"] == 1 and rows(bob)[0]["table"] == new  # kept for Bob: his, first
     refused = cyd.post(f"/api/tables/{new}/join", json={"name": "Cyd"})

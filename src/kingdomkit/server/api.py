@@ -310,9 +310,13 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
 
 @play.get("/{table_id}")
 async def view(request: Request, table_id: str) -> dict[str, Any]:
-    """The table as you see it: your seat's view, or a spectator's."""
+    """The table as you see it: your seat's view, or a spectator's (with `kept`, the seat of
+    this rematch kept for you, if there is one: join to take it)."""
     table = await tables_of(request).settled(table_id)
-    return table.view(table.seat_of(request.session.get("id")))
+    holder = request.session.get("id")
+    seen = table.view(table.seat_of(holder))
+    kept = table.kept_for(holder)
+    return seen if kept is None else {**seen, "kept": kept}
 
 
 @play.get("/{table_id}/components")

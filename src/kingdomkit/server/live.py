@@ -170,6 +170,14 @@ class LiveTable:
             return None
         return next((s.index for s in self.seats if s.holder == holder), None)
 
+    def kept_for(self, holder: str | None) -> int | None:
+        """The seat of this rematch kept for `holder`, not taken yet, or None."""
+        if holder is None:
+            return None
+        return next(
+            (s.index for s in self.seats if s.reserved == holder and s.holder is None), None
+        )
+
     # -- playing ---------------------------------------------------------------------------
     def check(self, seat: int | None, action: Any, version: Any) -> int:
         """The action as an int, if `seat` may play it now; else `RefusedError` says why."""

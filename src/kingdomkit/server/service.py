@@ -208,7 +208,8 @@ class Tables:
             mine = table.seat_of(holder)
             if mine is not None:
                 return mine
-            kept = next((s for s in table.seats if s.reserved == holder and s.holder is None), None)
+            kept_index = table.kept_for(holder)
+            kept = None if kept_index is None else table.seats[kept_index]
             seat = kept or self._free_seat(table, token, index)
             # a kept seat keeps its name unless another is given
             named = seat.name if kept is not None and name is None else clean_name(name)

@@ -72,7 +72,7 @@ function render() {
 // -- the seats: name, score as it stands, clock, stand-in bots -------------------------------
 function seatControls(seat) {
   const i = seat.index;
-  if (!seat.taken && view.you === null && view.status === "open") {
+  if (!seat.taken && !seat.kept && view.you === null && view.status === "open") { // a rematch's kept seat: only its person, on opening
     return el("button", { type: "button", class: "secondary small", "data-key": `take:${i}`, text: "take this seat", onclick: () => join(i) });
   }
   if (view.status !== "running" || seat.kind !== "human" || !seat.taken) return null;
@@ -368,6 +368,7 @@ async function showTable(id) {
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   await refresh();
   if (invited()) await join(null);
+  else if (view && KKP.rematch.kept(view)) { view = await KKP.rematch.takeKept(view); render(); }
   connect();
 }
 

@@ -73,5 +73,20 @@
     ].filter(Boolean));
   }
 
-  KKP.rematch = { update };
+  /** Is a seat of this rematch kept for you (you opened its page before joining)? */
+  function kept(view) {
+    return view.kept !== undefined && view.kept !== null && (view.you === null || view.you === undefined);
+  }
+
+  /** Take the seat kept for you; the view as your seat sees it (unchanged if refused). */
+  async function takeKept(view) {
+    try {
+      return (await api("POST", `/api/tables/${view.table}/join`, {})).view;
+    } catch (e) {
+      showError(e.message);
+      return view;
+    }
+  }
+
+  KKP.rematch = { update, kept, takeKept };
 })();
