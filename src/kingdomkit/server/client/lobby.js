@@ -212,6 +212,7 @@
     let verb = status === "open" ? "join" : status === "running" ? "watch" : "replay and review";
     if (mine && status === "running") verb = table.your_turn ? "play" : "waiting for the others' moves";
     if (mine && status === "open") verb = kept ? "" : `waiting for ${awaited}`;
+    if (!mine && status === "open" && missing.every((seat) => seat.kept)) verb = `a rematch, waiting for ${awaited}`; // no seat to join
     const badges = [];
     if (table.your_turn) badges.push(el("span", { class: "badge badge-turn", text: "your turn" }));
     if (kept) badges.push(el("span", { class: "badge badge-turn", text: "rematch: your seat is kept" }));
