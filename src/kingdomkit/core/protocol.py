@@ -117,7 +117,13 @@ class IllegalActionError(KingdomkitError):
 
 
 class OptionError(KingdomkitError):
-    """An unknown option, or options that cannot be combined."""
+    """An unknown option, or options that cannot be combined. Its message names options as
+    they are typed (`mighty_duel`); `words`, when given, says the same for people who choose
+    from a form, with the variants' printed names ("Mighty Duel is for 2 players")."""
+
+    def __init__(self, message: str, words: str | None = None) -> None:
+        super().__init__(message)
+        self.words = words if words is not None else message
 
 
 class RecordError(KingdomkitError):

@@ -16,6 +16,16 @@ GameFactory = Callable[[Mapping[str, Any]], Game[Any]]
 
 
 @dataclass(frozen=True)
+class Variant:
+    """An on/off option as people know it: the name printed in the rules and what it
+    changes, in a line."""
+
+    option: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
 class GameInfo:
     """A game's static facts: its name, what it is, its options and how to make it."""
 
@@ -27,6 +37,11 @@ class GameInfo:
     # Options whose value is a file path, with a line of help: (name, help). The command
     # line offers each as `--name FILE`.
     file_options: tuple[tuple[str, str], ...] = ()
+    # How people read it: the game's printed name, each option of `option_names` as a
+    # variant, and the word for its score ("points", "gold").
+    title: str = ""
+    variants: tuple[Variant, ...] = ()
+    unit: str = "points"
 
 
 GAMES: dict[str, GameInfo] = {}
@@ -51,12 +66,18 @@ def read_flags(
     in `known`; OptionError names the culprit. `game` names the game in messages."""
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise OptionError(f"unknown {game} option {unknown[0]!r} (known: {', '.join(known)})")
+        raise OptionError(
+            f"unknown {game} option {unknown[0]!r} (known: {', '.join(known)})",
+            f"{game} has no option called {unknown[0]!r}",
+        )
     values = {}
     for flag in flags:
         value = options.get(flag, False)
         if not isinstance(value, bool):
-            raise OptionError(f"option {flag!r} is on or off (true or false), not {value!r}")
+            raise OptionError(
+                f"option {flag!r} is on or off (true or false), not {value!r}",
+                f"a variant is on or off (true or false), not {value!r}",
+            )
         values[flag] = value
     return values
 

@@ -18,13 +18,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
 from kingdomkit.core.record import make_record
-from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.core.registry import GAMES
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.limits import Guard, address
 from kingdomkit.server.live import BOT, FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX, user_id
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import SECRET_KEY, Sessions, digest
+from kingdomkit.server.setups import offered
 from kingdomkit.server.text import (
     TOKEN_LIMIT,
     clean_account_name,
@@ -141,21 +142,10 @@ class Me(StrictBody):
 
 @lobby.get("/games")
 def games() -> list[dict[str, Any]]:
-    """The games this server plays, with their options."""
-    found = []
-    for info in GAMES.values():
-        game = make_game(info.name)
-        found.append(
-            {
-                "game": info.name,
-                "summary": info.summary,
-                "options": list(info.option_names),
-                "default_players": info.default_players,
-                "min_players": game.min_players,
-                "max_players": game.max_players,
-            }
-        )
-    return found
+    """The games this server plays: their printed names, variants (with what each changes),
+    player counts, and every set-up each refuses (players, then the variants on joined by
+    "+", to the reason in words), so that a form offers only what would be accepted."""
+    return offered()
 
 
 @lobby.get("/me")
@@ -265,8 +255,10 @@ async def upload(request: Request, record: dict[str, Any]) -> dict[str, Any]:
 async def listing(
     request: Request, status: Literal["open", "running", "finished"] | None = None
 ) -> list[dict[str, Any]]:
-    """Tables, newest first: open ones wait for people, running ones can be watched."""
-    return await asyncio.to_thread(tables_of(request).store.listing, status)
+    """Tables, newest first, yours first of all (`you`: your seat), those waiting for your
+    move before them (`your_turn`): open ones wait for people, running ones can be watched,
+    finished ones have their `result`."""
+    return await tables_of(request).listing(status, request.session.get("id"))
 
 
 @lobby.post("/tables", status_code=201)
@@ -297,11 +289,34 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
     }
 
 
+@play.post("/{table_id}/rematch", status_code=201)
+async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+    """Propose a rematch of a finished game you played: a new table with the same seats,
+    options and table rules, each person's seat kept for them (they join it from the old
+    table's view, which links to it). Asked again, by anyone seated, it is the same table."""
+    holder = identity(request.session)
+    at, tables = address(request), tables_of(request)
+
+    def allow() -> None:  # limited as creating a table is
+        account = holder.startswith(USER_PREFIX)
+        guard_of(request).new_table(tables.live, holder, at, False, account)
+
+    made = await tables.rematch(table_id, holder, allow)
+    if tables.live.get(made) is not None and tables.live[made].owner == holder:
+        guard_of(request).table_made(made, at)
+    table = await tables.settled(made)
+    return {"table": made, "seat": table.seat_of(holder), "view": table.view(table.seat_of(holder))}
+
+
 @play.get("/{table_id}")
 async def view(request: Request, table_id: str) -> dict[str, Any]:
-    """The table as you see it: your seat's view, or a spectator's."""
+    """The table as you see it: your seat's view, or a spectator's (with `kept`, the seat of
+    this rematch kept for you, if there is one: join to take it)."""
     table = await tables_of(request).settled(table_id)
-    return table.view(table.seat_of(request.session.get("id")))
+    holder = request.session.get("id")
+    seen = table.view(table.seat_of(holder))
+    kept = table.kept_for(holder)
+    return seen if kept is None else {**seen, "kept": kept}
 
 
 @play.get("/{table_id}/components")

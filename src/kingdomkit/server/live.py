@@ -14,6 +14,7 @@ from typing import Any
 
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
 from kingdomkit.core.registry import make_game
+from kingdomkit.server.setups import title, variant_names
 
 HUMAN, BOT = "human", "bot"
 STAND_IN, CLOCK = "stand-in", "clock"  # who made a move that its seat's person did not choose
@@ -40,6 +41,7 @@ class Seat:
     token: str  # secret: the seat's invite link
     stand_in: str | None = None  # a bot playing for the holder, who left
     time_used: float = 0.0  # seconds spent on this seat's decisions
+    reserved: str | None = None  # a rematch's seat kept for this identity: only it takes it
 
     @property
     def driver(self) -> str | None:
@@ -55,6 +57,7 @@ class Seat:
             "taken": self.kind == BOT or self.holder is not None,
             "stand_in": self.stand_in,
             "time_used": round(self.time_used, 1),
+            "kept": self.reserved is not None and self.holder is None,
         }
 
 
@@ -117,6 +120,11 @@ class LiveTable:
         # the actions a stand-in bot or the clock chose for a person, by index
         self.made_by: dict[int, str] = {}
         self.decisions: list[dict[str, Any]] = []  # each decision labelled, for the log
+        # after the game: each rated seat's rating before and after (set when stored), and
+        # the rematch a seated player proposed (its table, and that player's seat)
+        self.rating_changes: list[dict[str, Any]] | None = None
+        self.rematch: str | None = None
+        self.rematch_by: int | None = None
         self._positions: dict[tuple[int, int | None, bool], dict[str, Any]] = {}
         self.state = self.game.initial_state()
         made_by = made_by or {}
@@ -146,11 +154,29 @@ class LiveTable:
             return OPEN
         return RUNNING
 
+    def final(self) -> dict[str, Any]:
+        """A finished game's outcome as the lobby lists it: each seat's score, the winners."""
+        return {
+            "scores": [
+                int(score) if score == int(score) else round(score, 2)
+                for score in self.game.scores(self.state)
+            ],
+            "winners": list(self.game.winners(self.state)),
+        }
+
     def seat_of(self, holder: str | None) -> int | None:
         """The seat `holder` sits in (the first one, if several), or None."""
         if holder is None:
             return None
         return next((s.index for s in self.seats if s.holder == holder), None)
+
+    def kept_for(self, holder: str | None) -> int | None:
+        """The seat of this rematch kept for `holder`, not taken yet, or None."""
+        if holder is None:
+            return None
+        return next(
+            (s.index for s in self.seats if s.reserved == holder and s.holder is None), None
+        )
 
     # -- playing ---------------------------------------------------------------------------
     def check(self, seat: int | None, action: Any, version: Any) -> int:
@@ -253,6 +279,10 @@ class LiveTable:
             "table": self.id,
             "game": self.game_name,
             "options": self.options,
+            "names": {  # the game and its variants as people know them
+                "game": title(self.game_name),
+                "variants": variant_names(self.game_name, self.options),
+            },
             "version": self.version,
             "decisions": len(self.decisions),
             "status": self.status,
@@ -276,6 +306,10 @@ class LiveTable:
             view["review"] = (
                 "ready" if self.review is not None else "making" if self.reviewing else "none"
             )
+            if self.rating_changes:
+                view["ratings"] = self.rating_changes
+            if self.rematch is not None:
+                view["rematch"] = {"table": self.rematch, "by": self.rematch_by}
         return view
 
     def _choosing(self, seat: int | None) -> bool:

@@ -48,6 +48,13 @@ class TableRow(Base):
     rules_version: Mapped[int] = mapped_column(Integer, server_default="1")
     # when the last seat was taken: the clocks run from there
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # once finished: each seat's final score and the winners, for the lobby's list
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # once a rated game is finished: each rated seat's rating before and after
+    rating_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    # the table of the rematch one of its players proposed, and that player's seat
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
     )
@@ -61,11 +68,15 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(8))  # human or bot
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a level or a bot spec
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    holder: Mapped[str | None] = mapped_column(String(64), nullable=True)  # who took the seat
+    # who took the seat (indexed: the lobby lists each person's tables first)
+    holder: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     token: Mapped[str] = mapped_column(String(64), unique=True)  # the seat's invite link
     stand_in: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a bot playing
     # for a person who left, until they take the seat back
     time_used: Mapped[float] = mapped_column(Float, default=0.0)  # seconds on the clock
+    # a rematch's seat kept for the identity that held it at the last table: only they
+    # take it
+    reserved: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
 

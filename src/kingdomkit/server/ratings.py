@@ -55,18 +55,20 @@ def user_id(holder: str | None) -> int | None:
     return int(holder.removeprefix(USER_PREFIX))
 
 
-def rate(session: Session, table: LiveTable) -> None:
-    """Update the ratings of the accounts seated at the finished `table` (in `session`)."""
+def rate(session: Session, table: LiveTable) -> list[dict[str, int]]:
+    """Update the ratings of the accounts seated at the finished `table` (in `session`); each
+    rated seat's rating before and after, rounded as the leaderboard shows them ([] if the
+    game is not rated)."""
     teams = table.game.teams()
     shares = win_shares(teams, table.game.winners(table.state))
     side = side_of(teams)
     seated = [(user_id(s.holder), s.index) for s in table.seats if s.kind == "human"]
-    accounts = [(uid, shares[seat], side[seat]) for uid, seat in seated if uid is not None]
-    uids = {uid for uid, _, _ in accounts}
-    if len({team for _, _, team in accounts}) < 2 or len(accounts) != len(uids):
-        return  # no two accounts on different sides, or one account in two seats: not rated
+    accounts = [(uid, seat) for uid, seat in seated if uid is not None]
+    uids = {uid for uid, _ in accounts}
+    if len({side[seat] for _, seat in accounts}) < 2 or len(accounts) != len(uids):
+        return []  # no two accounts on different sides, or one account in two seats
     rows = []
-    for uid, _, _ in accounts:
+    for uid, _ in accounts:
         row = session.get(RatingRow, (uid, table.game_name))
         if row is None:
             row = RatingRow(user_id=uid, game=table.game_name, rating=START, games=0)
@@ -74,12 +76,16 @@ def rate(session: Session, table: LiveTable) -> None:
         rows.append(row)
     changes = elo_changes(
         [row.rating for row in rows],
-        [share for _, share, _ in accounts],
-        [team for _, _, team in accounts],
+        [shares[seat] for _, seat in accounts],
+        [side[seat] for _, seat in accounts],
     )
-    for row, change in zip(rows, changes, strict=True):
+    rated = []
+    for row, (_, seat), change in zip(rows, accounts, changes, strict=True):
+        before = row.rating
         row.rating += change
         row.games += 1
+        rated.append({"seat": seat, "before": round(before), "after": round(row.rating)})
+    return rated
 
 
 def leaderboard(session: Session, game: str, limit: int = 50) -> list[dict[str, object]]:

@@ -37,6 +37,7 @@ from kingdomkit.server.live import (
     Seat,
 )
 from kingdomkit.server.scheduler import DroppedError, Scheduler
+from kingdomkit.server.setups import refusal, title
 from kingdomkit.server.store import Store
 from kingdomkit.server.text import (
     NAME_LIMIT,
@@ -102,23 +103,29 @@ class Tables:
     ) -> tuple[LiveTable, int | None]:
         """A new table; its creator takes the first human seat (if any). Raises RefusedError."""
         if game_name not in GAMES:
-            known = ", ".join(sorted(GAMES))
-            raise RefusedError(422, f"unknown game {game_name!r} (known: {known})")
+            known = ", ".join(title(name) for name in sorted(GAMES))
+            raise RefusedError(422, f"unknown game {game_name!r}: this server plays {known}")
         options = dict(options)
         options.setdefault("players", len(seats) or game_info(game_name).default_players)
         try:
             game = make_game(game_name, options)
         except KingdomkitError as error:
-            raise RefusedError(422, str(error)) from None
+            raise RefusedError(422, refusal(error)) from None
         if len(seats) != game.num_players:
-            raise RefusedError(422, f"{game.num_players} seats are needed, {len(seats)} given")
+            raise RefusedError(
+                422,
+                f"a game of {game.num_players} players needs {game.num_players} seats,"
+                f" not {len(seats)}",
+            )
         made = [self._seat(i, spec) for i, spec in enumerate(seats)]
         first_human = next((s for s in made if s.kind == HUMAN), None)
         if first_human is not None:
             first_human.holder, first_human.name = holder, clean_name(name)
         for limit in (clock.move_seconds, clock.game_seconds):
             if limit is not None and not MIN_CLOCK <= limit <= MAX_CLOCK:
-                raise RefusedError(422, f"a time limit is {MIN_CLOCK} to {MAX_CLOCK} seconds")
+                raise RefusedError(
+                    422, f"a time limit is {MIN_CLOCK:g} seconds to {MAX_CLOCK / 3600:g} hours"
+                )
         table = LiveTable(
             secrets.token_urlsafe(9),
             game_name,
@@ -201,8 +208,12 @@ class Tables:
             mine = table.seat_of(holder)
             if mine is not None:
                 return mine
-            seat = self._free_seat(table, token, index)
-            seat.holder, seat.name = holder, clean_name(name)
+            kept_index = table.kept_for(holder)
+            kept = None if kept_index is None else table.seats[kept_index]
+            seat = kept or self._free_seat(table, token, index)
+            # a kept seat keeps its name unless another is given
+            named = seat.name if kept is not None and name is None else clean_name(name)
+            seat.holder, seat.name = holder, named
             if table.status == RUNNING:
                 table.start_clocks()  # the last seat: the game starts now
             await self._commit_seat(table, seat)
@@ -225,11 +236,17 @@ class Tables:
                 raise RefusedError(422, f"there is no seat {index}")
             seat = table.seats[index]
         else:
-            seat = next((s for s in table.seats if s.kind == HUMAN and s.holder is None), None)
+            free = [s for s in table.seats if s.kind == HUMAN and s.holder is None]
+            seat = next((s for s in free if s.reserved is None), None)
+            if seat is None and free:
+                kept = " and ".join(str(s.name) for s in free)
+                raise RefusedError(409, f"this rematch's free seats are kept for {kept}")
             if seat is None:
                 raise RefusedError(409, "every seat is taken")
         if seat.kind != HUMAN or seat.holder is not None:
-            raise RefusedError(409, f"seat {seat.index} is taken")
+            raise RefusedError(409, f"seat {seat.index + 1} is taken")
+        if seat.reserved is not None:
+            raise RefusedError(409, f"seat {seat.index + 1} is kept for {seat.name}, for a rematch")
         return seat
 
     async def _commit_seat(self, table: LiveTable, seat: Seat) -> None:
@@ -365,6 +382,78 @@ class Tables:
             for seat in table.seats:
                 if seat.holder == old:
                     seat.holder = new
+                if seat.reserved == old:
+                    seat.reserved = new
+
+    async def listing(self, status: str | None, holder: str | None) -> list[dict[str, Any]]:
+        """The lobby's tables, `holder`'s first, those waiting for `holder` to move first of
+        all (marked `your_turn`)."""
+        rows = await asyncio.to_thread(self.store.listing, status, holder)
+        for row in rows:
+            table = self.live.get(row["table"])
+            row["your_turn"] = bool(
+                row["you"] is not None
+                and table is not None
+                and table.status == RUNNING
+                and table.to_act == row["you"]
+                and table.seats[row["you"]].holder == holder
+                and table.seats[row["you"]].stand_in is None
+            )
+        return sorted(rows, key=lambda row: (row["you"] is None, not row["your_turn"]))
+
+    async def rematch(self, table_id: str, holder: str | None, allow: Callable[[], None]) -> str:
+        """The rematch of a finished table, proposed by one of its players: a new table with
+        the same game, options, seats (the bots the same, each person's seat kept for them),
+        clock, rating and hints; the proposer sits down at once. Made once: asked again, by
+        anyone seated, it is the same table. `allow` checks the proposer's limits before a
+        table is made (raises)."""
+        table = await self.get(table_id)
+        async with self.lock(table_id):
+            mine = table.seat_of(holder)
+            if mine is None or holder is None or table.seats[mine].kind != HUMAN:
+                raise RefusedError(
+                    403, "only the people who played this game can ask for a rematch"
+                )
+            if table.rematch is not None:
+                return table.rematch
+            if not table.finished:
+                raise RefusedError(409, "a rematch is proposed once the game is over")
+            allow()
+            seats = [
+                Seat(
+                    s.index,
+                    s.kind,
+                    s.bot,
+                    s.name,
+                    holder if s.holder == holder else None,
+                    secrets.token_urlsafe(16),
+                    reserved=s.holder if s.kind == HUMAN and s.holder != holder else None,
+                )
+                for s in table.seats
+            ]
+            again = LiveTable(
+                secrets.token_urlsafe(9),
+                table.game_name,
+                dict(table.options),
+                secrets.randbits(62),
+                seats,
+                [],
+                table.clock,
+                table.rated,
+                table.hints,
+                owner=holder,
+            )
+            again.draw()
+            table.rematch, table.rematch_by = again.id, mine
+            try:
+                await self._write(self.store.create, again, table)
+            except Exception:
+                table.rematch = table.rematch_by = None
+                raise
+            self._keep(again)
+        await self.hub.broadcast(table)
+        self._next(again)
+        return again.id
 
     # -- playing ---------------------------------------------------------------------------
     async def act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, case, insert, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from kingdomkit.core.registry import make_game
 from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, RefusedError, Seat
 from kingdomkit.server.models import ActionRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
+from kingdomkit.server.setups import title, variant_names
 
 
 def check_rules_version(game: str, version: int) -> None:
@@ -34,7 +35,9 @@ class Store:
     def _session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
-    def create(self, table: LiveTable) -> None:
+    def create(self, table: LiveTable, rematch_of: LiveTable | None = None) -> None:
+        """Store a new table (with the actions it starts with); if it is the rematch of
+        table `rematch_of`, that table links to it in the same transaction."""
         with self._session() as session, session.begin():
             row = TableRow(
                 id=table.id,
@@ -49,6 +52,7 @@ class Store:
                 review=table.review,
                 owner=table.owner,
                 rules_version=table.game.version,
+                result=table.final() if table.finished else None,
             )
             row.seats = [
                 SeatRow(
@@ -58,12 +62,16 @@ class Store:
                     name=s.name,
                     holder=s.holder,
                     token=s.token,
+                    reserved=s.reserved,
                 )
                 for s in table.seats
             ]
             session.add(row)
             session.flush()  # the table before its actions (their foreign key)
             session.add_all(self._action_rows(table.id, 0, table.actions))
+            if rematch_of is not None:
+                old = session.get_one(TableRow, rematch_of.id)
+                old.rematch, old.rematch_by = rematch_of.rematch, rematch_of.rematch_by
 
     def save_seat(self, table: LiveTable, seat: Seat) -> None:
         with self._session() as session, session.begin():
@@ -100,13 +108,18 @@ class Store:
                         .values(time_used=seat.time_used)
                     )
             if table.status == FINISHED:
+                changes = rate(session, table) if table.rated else []
                 session.execute(
                     update(TableRow)
                     .where(TableRow.id == table.id)
-                    .values(status=FINISHED, finished_at=datetime.now(UTC))
+                    .values(
+                        status=FINISHED,
+                        finished_at=datetime.now(UTC),
+                        result=table.final(),
+                        rating_changes=changes or None,
+                    )
                 )
-                if table.rated:
-                    rate(session, table)
+                table.rating_changes = changes or None  # shown once committed (settled)
 
     @staticmethod
     def _action_rows(table_id: str, start: int, actions: list[tuple[int, int]]) -> list[ActionRow]:
@@ -132,10 +145,20 @@ class Store:
                 .order_by(ActionRow.seq)
             ).all()
             seats = [
-                Seat(s.index, s.kind, s.bot, s.name, s.holder, s.token, s.stand_in, s.time_used)
+                Seat(
+                    s.index,
+                    s.kind,
+                    s.bot,
+                    s.name,
+                    s.holder,
+                    s.token,
+                    s.stand_in,
+                    s.time_used,
+                    s.reserved,
+                )
                 for s in row.seats
             ]
-            return LiveTable(
+            table = LiveTable(
                 row.id,
                 row.game,
                 dict(row.options),
@@ -149,6 +172,9 @@ class Store:
                 row.owner,
                 {i: by for i, (_, _, by) in enumerate(actions) if by is not None},
             )
+            table.rating_changes = row.rating_changes
+            table.rematch, table.rematch_by = row.rematch, row.rematch_by
+            return table
 
     def table_by_token(self, token: str) -> tuple[str, int] | None:
         """The (table, seat) an invite token opens."""
@@ -156,37 +182,57 @@ class Store:
             row = session.scalar(select(SeatRow).where(SeatRow.token == token))
             return None if row is None else (row.table_id, row.index)
 
-    def listing(self, status: str | None, limit: int = 100) -> list[dict[str, Any]]:
-        """The newest tables (of one status, if given), as the lobby lists them."""
+    def listing(
+        self, status: str | None, holder: str | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """The newest tables (of one status, if given), as the lobby lists them: those where
+        `holder` has a seat (or one kept for them) first, marked with that seat."""
         with self._session() as session:
             query = select(TableRow).options(selectinload(TableRow.seats))
             if status is not None:
                 query = query.where(TableRow.status == status)
-            rows = session.scalars(query.order_by(TableRow.created_at.desc()).limit(limit))
-            return [
+            newest = TableRow.created_at.desc()
+            if holder is not None:
+                seated = select(SeatRow.table_id).where(
+                    or_(SeatRow.holder == holder, SeatRow.reserved == holder)
+                )
+                query = query.order_by(case((TableRow.id.in_(seated), 0), else_=1), newest)
+            else:
+                query = query.order_by(newest)
+            return [self._listed(row, holder) for row in session.scalars(query.limit(limit))]
+
+    @staticmethod
+    def _listed(row: TableRow, holder: str | None) -> dict[str, Any]:
+        mine = next(
+            (s.index for s in row.seats if holder is not None and holder in (s.holder, s.reserved)),
+            None,
+        )
+        return {
+            "table": row.id,
+            "game": row.game,
+            "options": row.options,
+            "names": {"game": title(row.game), "variants": variant_names(row.game, row.options)},
+            "status": row.status,
+            "rated": row.rated,
+            "hints": row.hints,
+            "move_seconds": row.move_seconds,
+            "game_seconds": row.game_seconds,
+            "created": row.created_at.isoformat() if row.created_at else None,
+            "started": row.started_at.isoformat() if row.started_at else None,
+            "finished": row.finished_at.isoformat() if row.finished_at else None,
+            "result": row.result,
+            "you": mine,
+            "seats": [
                 {
-                    "table": row.id,
-                    "game": row.game,
-                    "options": row.options,
-                    "status": row.status,
-                    "rated": row.rated,
-                    "hints": row.hints,
-                    "move_seconds": row.move_seconds,
-                    "game_seconds": row.game_seconds,
-                    "created": row.created_at.isoformat() if row.created_at else None,
-                    "started": row.started_at.isoformat() if row.started_at else None,
-                    "seats": [
-                        {
-                            "index": s.index,
-                            "kind": s.kind,
-                            "name": s.name if s.kind == "human" else s.bot,
-                            "taken": s.kind == "bot" or s.holder is not None,
-                        }
-                        for s in row.seats
-                    ],
+                    "index": s.index,
+                    "kind": s.kind,
+                    "name": s.name if s.kind == "human" else s.bot,
+                    "taken": s.kind == "bot" or s.holder is not None,
+                    "kept": s.reserved is not None and s.holder is None,
                 }
-                for row in rows
-            ]
+                for s in row.seats
+            ],
+        }
 
     def save_review(self, table: LiveTable) -> None:
         with self._session() as session, session.begin():
@@ -197,6 +243,8 @@ class Store:
         with self._session() as session, session.begin():
             for row in session.scalars(select(SeatRow).where(SeatRow.holder == old)):
                 row.holder = new
+            for row in session.scalars(select(SeatRow).where(SeatRow.reserved == old)):
+                row.reserved = new
 
     def leaderboard(self, game: str) -> list[dict[str, object]]:
         with self._session() as session:

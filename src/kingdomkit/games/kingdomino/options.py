@@ -18,9 +18,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
-from kingdomkit.core.registry import read_flags
+from kingdomkit.core.registry import Variant, read_flags
 
-FLAGS = ("mighty_duel", "middle_kingdom", "harmony", "dynasty", "draw_four")
+TITLE = "Kingdomino"
+# Each option as the rules print it, for people choosing a set-up (docs/rules-notes.md).
+VARIANTS = (
+    Variant("mighty_duel", "Mighty Duel", "2 players build 7x7 kingdoms with all 48 dominoes"),
+    Variant("middle_kingdom", "The Middle Kingdom", "10 more points for a castle in the centre"),
+    Variant("harmony", "Harmony", "5 more points for a kingdom with no domino discarded"),
+    Variant("dynasty", "Dynasty", "three games in a row; the totals decide"),
+    Variant("draw_four", "Draw Four", "3 players draw lines of 4; the one left is discarded"),
+)
+FLAGS = tuple(variant.option for variant in VARIANTS)
+NAMES = {variant.option: variant.name for variant in VARIANTS}
 DYNASTY_GAMES = 3
 
 
@@ -69,7 +79,9 @@ def parse_options(options: Mapping[str, Any]) -> Setup:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise OptionError(f"Kingdomino is for 2 to 4 players, not {players!r}")
     if flags["mighty_duel"] and players != 2:
-        raise OptionError("mighty_duel is a 2-player variant")
+        raise OptionError(
+            "mighty_duel is a 2-player variant", f"{NAMES['mighty_duel']} is for 2 players"
+        )
     if flags["draw_four"] and players != 3:
-        raise OptionError("draw_four is a 3-player rule")
+        raise OptionError("draw_four is a 3-player rule", f"{NAMES['draw_four']} is for 3 players")
     return Setup(players, **flags)

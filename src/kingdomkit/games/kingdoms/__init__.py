@@ -1,7 +1,7 @@
 """Knizia's Kingdoms (2010 edition, with the Wizard), with its hidden information."""
 
 from kingdomkit.core.registry import GameInfo, register
-from kingdomkit.games.kingdoms.options import FLAGS
+from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 
 register(
@@ -10,6 +10,9 @@ register(
         summary="Knizia's Kingdoms, 2-4 players, with its variants",
         option_names=FLAGS,
         default_players=4,
+        title=TITLE,
+        variants=VARIANTS,
+        unit=UNIT,
         factory=Kingdoms,
     )
 )

@@ -18,10 +18,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
-from kingdomkit.core.registry import read_flags
+from kingdomkit.core.registry import Variant, read_flags
 from kingdomkit.games.kingdoms.tiles import ALL_CASTLES, CASTLES
 
-FLAGS = ("down_to_the_last_castle", "no_luck", "score_as_you_go")
+TITLE = "Kingdoms"
+# Each option as the rules print it ("Game Variants"), for people choosing a set-up.
+VARIANTS = (
+    Variant(
+        "down_to_the_last_castle",
+        "Down to the Last Castle",
+        "every castle of your colour; the game ends when someone has placed their last",
+    ),
+    Variant("no_luck", "No Luck", "the tiles lie face up and you choose which to place"),
+    Variant("score_as_you_go", "Score as You Go", "a row or column scores as soon as it is full"),
+)
+FLAGS = tuple(variant.option for variant in VARIANTS)
+UNIT = "gold"  # what a score counts
 EPOCHS = 3
 START_GOLD = 50
 

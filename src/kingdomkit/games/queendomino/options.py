@@ -20,9 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
-from kingdomkit.core.registry import read_flags
+from kingdomkit.core.registry import Variant, read_flags
 
-FLAGS = ("royal_wedding", "teams")
+TITLE = "Queendomino"
+# Each option as the rules print it, for people choosing a set-up.
+VARIANTS = (
+    Variant(
+        "royal_wedding",
+        "Royal Wedding",
+        "Queendomino and Kingdomino together: 3 to 8 players, more dominoes",
+    ),
+    Variant("teams", "Teams", "the Royal Wedding for 6 or 8: partners share one kingdom"),
+)
+FLAGS = tuple(variant.option for variant in VARIANTS)
+NAMES = {variant.option: variant.name for variant in VARIANTS}
 FILE_OPTIONS = ("buildings",)
 BOX_DOMINOES = 48
 
@@ -84,17 +95,28 @@ def parse_options(options: Mapping[str, Any]) -> Setup:
     flags = read_flags("Queendomino", options, FLAGS, ("players", *FLAGS, *FILE_OPTIONS))
     wedding, teams = flags["royal_wedding"], flags["teams"]
     players = options.get("players", 4)
+    teams_name, wedding_name = NAMES["teams"], NAMES["royal_wedding"]
     if isinstance(players, bool) or not isinstance(players, int):
         raise OptionError(f"the number of players must be a whole number, not {players!r}")
     if teams and not wedding:
-        raise OptionError("teams is a Royal Wedding mode: add the royal_wedding option")
+        raise OptionError(
+            "teams is a Royal Wedding mode: add the royal_wedding option",
+            f"{teams_name} is a way to play the {wedding_name}: choose the {wedding_name} too",
+        )
     if teams and players not in (6, 8):
-        raise OptionError(f"the Royal Wedding in teams is for 6 or 8 players, not {players}")
+        raise OptionError(
+            f"the Royal Wedding in teams is for 6 or 8 players, not {players}",
+            f"{teams_name} is for 6 or 8 players",
+        )
     if wedding and not 3 <= players <= 8:
-        raise OptionError(f"the Royal Wedding is for 3 to 8 players, not {players}")
+        raise OptionError(
+            f"the Royal Wedding is for 3 to 8 players, not {players}",
+            f"the {wedding_name} is for 3 to 8 players",
+        )
     if not wedding and not 2 <= players <= 4:
         raise OptionError(
-            f"Queendomino is for 2 to 4 players, not {players} (5 to 8: add royal_wedding)"
+            f"Queendomino is for 2 to 4 players, not {players} (5 to 8: add royal_wedding)",
+            f"Queendomino is for 2 to 4 players; 5 to 8 play the {wedding_name}",
         )
     buildings = options.get("buildings")
     if buildings is not None and (not isinstance(buildings, str) or not buildings.strip()):

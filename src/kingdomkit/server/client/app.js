@@ -38,8 +38,8 @@ function myTurn() {
 }
 
 function describe() {
-  const flags = Object.entries(view.options || {}).filter(([k, v]) => k !== "players" && v === true).map(([k]) => k.replaceAll("_", " "));
-  return `${view.game}${flags.length ? ` (${flags.join(", ")})` : ""} — ${view.status}`;
+  const names = view.names || { game: view.game, variants: [] }; // the printed names
+  return `${names.game}${names.variants.length ? ` (${names.variants.join(", ")})` : ""} — ${view.status}`;
 }
 
 function turnText() {
@@ -69,7 +69,7 @@ function render() {
 // -- the seats: name, score as it stands, clock, stand-in bots -------------------------------
 function seatControls(seat) {
   const i = seat.index;
-  if (!seat.taken && view.you === null && view.status === "open") {
+  if (!seat.taken && !seat.kept && view.you === null && view.status === "open") { // a rematch's kept seat: only its person, on opening
     return el("button", { type: "button", class: "secondary small", "data-key": `take:${i}`, text: "take this seat", onclick: () => join(i) });
   }
   if (view.status !== "running" || seat.kind !== "human" || !seat.taken) return null;
@@ -192,6 +192,7 @@ function renderFinish() {
   }
   KKP.replay.activate(view.decisions);
   KKP.review.start(tableId, nameOf, view.review);
+  KKP.rematch.update(view, seatName);
 }
 
 // -- the drawn board --------------------------------------------------------------------------
@@ -362,6 +363,7 @@ async function showTable(id) {
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   await refresh();
   if (invited()) await join(null);
+  else if (view && KKP.rematch.kept(view)) { view = await KKP.rematch.takeKept(view); render(); }
   connect();
 }
 
