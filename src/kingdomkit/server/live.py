@@ -232,6 +232,7 @@ class LiveTable:
         view: dict[str, Any] = {
             "table": self.id,
             "game": self.game_name,
+            "score_unit": self.game.score_unit,
             "options": self.options,
             "version": self.version,
             "decisions": len(self.decisions),
@@ -317,6 +318,7 @@ class LiveTable:
         return {
             "table": self.id,
             "game": self.game_name,
+            "score_unit": game.score_unit,
             "step": step,
             "steps": len(self.decisions),
             "seats": [s.public() for s in self.seats],
