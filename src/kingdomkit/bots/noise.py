@@ -8,14 +8,20 @@ in bots/review.py `GRADINGS`):
 
     positions   decisions with a choice, taken along bot games from a seed (greedy moves,
                 a quarter of them random, so the positions are varied but plausible)
-    runs        the analyst searches each position `runs` times, each with its own seed
-    loss        for every ordered pair of runs (a, b): what b says a's best move loses
-                against b's best: what a review would grade a hint made with another seed
+    runs        the analyst searches each position `runs` times, each with its own seed:
+                the first as a hint does, the others as a review of the hint's best move
+                does (with it as the move played, `focus`)
+    loss        per review run: the points it says the hint's best move loses against its
+                own best: what a player who followed a hint made with another seed would
+                be graded (the server gives a hint and its review the same seed; this is
+                the noise left in every other grade)
     spread      per position, the standard deviation over the runs of the best move's
                 expected points (the noise of the analyst's value estimate)
 
 The suggested thresholds: a mistake loses more than the 99th percentile of the losses (rounded
-up to half a point), a blunder more than twice that.
+up to half a point, and at least MIN_MISTAKE: an analyst that never disagrees with itself on a
+sample still has some noise, and less than a point is not worth a word), a blunder more than
+twice that.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from kingdomkit.bots.review import Analysis, Analyst, best_estimate
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 RANDOM_SHARE = 0.25  # of the moves of the games the positions come from
+MIN_MISTAKE = 1.0  # the least loss (in the game's unit) ever called a mistake
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class Noise:
 
     positions: int
     runs: int
-    losses: tuple[float, ...]  # one per ordered pair of runs of a position
+    losses: tuple[float, ...]  # one per review run of a position
     spreads: tuple[float, ...]  # one per position
     seconds: float  # mean time of one analysis on this machine
 
@@ -50,13 +57,13 @@ class Noise:
 
     @property
     def disagreements(self) -> float:
-        """The share of pairs of runs whose best moves differ in value (loss > 0)."""
+        """The share of review runs that find the hint's best move loses something."""
         return sum(1 for loss in self.losses if loss > 0) / len(self.losses) if self.losses else 0.0
 
     @property
     def mistake(self) -> float:
         """The suggested mistake threshold: the 99th percentile of the losses, rounded up."""
-        return math.ceil(self.loss_quantile(0.99) * 2) / 2
+        return max(MIN_MISTAKE, math.ceil(self.loss_quantile(0.99) * 2) / 2)
 
     @property
     def blunder(self) -> float:
@@ -125,28 +132,23 @@ def measure_noise(
             searcher = analyst()
             started = time.perf_counter()
             rng = random.Random(f"kingdomkit/noise/{seed}/{index}/{run}")
+            focus = best_estimate(analyses[0]).action if analyses else None
             try:
-                analyses.append(searcher.analyse(game, state, rng))
+                analyses.append(searcher.analyse(game, state, rng, focus=focus))
             finally:
                 close = getattr(searcher, "close", None)
                 if close is not None:
                     close()
             spent += time.perf_counter() - started
-        losses.extend(_pair_losses(analyses))
+        hinted = best_estimate(analyses[0]).action
+        losses.extend(_loss(review, hinted) for review in analyses[1:])
         spreads.append(statistics.pstdev(best_estimate(a).points for a in analyses))
         if on_position is not None:
             on_position()
     return Noise(positions, runs, tuple(losses), tuple(spreads), spent / (positions * runs))
 
 
-def _pair_losses(analyses: Sequence[Analysis]) -> list[float]:
-    """For every ordered pair (a, b): the points b says a's best move loses."""
-    losses = []
-    for a in analyses:
-        chosen = best_estimate(a).action
-        for b in analyses:
-            if b is a:
-                continue
-            points = {entry.action: entry.points for entry in b.actions}
-            losses.append(max(0.0, best_estimate(b).points - points[chosen]))
-    return losses
+def _loss(review: Analysis, played: int) -> float:
+    """The points `review` says `played` loses against its best move."""
+    points = {entry.action: entry.points for entry in review.actions}
+    return max(0.0, best_estimate(review).points - points[played])

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kingdomkit.bots.analysis import most_points
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 
@@ -43,23 +44,24 @@ class Grading:
         return "mistake" if loss > self.mistake else "good"
 
 
-# Measured with `kingdomkit analyze --noise --game G --players N --positions 24 --runs 4`
-# (docs/bots.md, "How sure the analyst is"): `mistake` is the 99th percentile of the loss the
-# analyst gives its own best move when searched again with another seed, rounded up to half a
-# point; `blunder` is twice that. The budgets are fixed playouts (not seconds), chosen so that
-# one analysis takes about a second on the reference machine.
+# The thresholds are measured with `kingdomkit analyze --noise GAME --players N --positions 12
+# --runs 3` (bots/noise.py; the figures and the machine are in docs/bots.md, "How sure the
+# analyst is"): `mistake` is the 99th percentile of the loss a review with another seed gives
+# the hint's best move, rounded up to half a point (at least 1), `blunder` twice that. The
+# budgets are fixed playouts (not seconds, so that a hint and a review agree on any machine),
+# about a second's search on an idle core. Measure again after changing an analyst.
 GRADINGS: dict[tuple[str, int], Grading] = {
-    ("kingdomino", 2): Grading("mcts:playouts=4000", 3.0, 6.0),
-    ("kingdomino", 3): Grading("mcts:playouts=4000", 3.0, 6.0),
-    ("kingdomino", 4): Grading("mcts:playouts=4000", 3.0, 6.0),
-    ("queendomino", 2): Grading("mcts:playouts=600", 3.0, 6.0),
+    ("kingdomino", 2): Grading("mcts:playouts=1000", 7.5, 15.0),
+    ("kingdomino", 3): Grading("mcts:playouts=1000", 3.0, 6.0),
+    ("kingdomino", 4): Grading("mcts:playouts=1000", 4.5, 9.0),
+    ("queendomino", 2): Grading("mcts:playouts=600", 1.0, 2.0),
     ("queendomino", 3): Grading("mcts:playouts=60", 3.0, 6.0),
     ("queendomino", 4): Grading("mcts:playouts=60", 3.0, 6.0),
     # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
     **{("queendomino", players): Grading("mcts:playouts=60", 3.0, 6.0) for players in range(5, 9)},
-    ("kingdoms", 2): Grading("mcts:playouts=400", 3.0, 6.0),
+    ("kingdoms", 2): Grading("mcts:playouts=400", 5.5, 11.0),
     ("kingdoms", 3): Grading("mcts:playouts=400", 3.0, 6.0),
-    ("kingdoms", 4): Grading("mcts:playouts=400", 3.0, 6.0),
+    ("kingdoms", 4): Grading("mcts:playouts=400", 2.0, 4.0),
 }
 # A game or player count not measured yet: a middling search, and wide margins.
 UNMEASURED = Grading("mcts:playouts=1000", 10.0, 20.0)
@@ -87,7 +89,12 @@ class Analysis(Protocol):
 
 
 class Analyst(Protocol):
-    def analyse(self, game: Game[Any], state: Any, rng: random.Random) -> Analysis: ...
+    def analyse(
+        self, game: Game[Any], state: Any, rng: random.Random, focus: int | None = None
+    ) -> Analysis:
+        """Every legal action's estimate; `focus`, the move played, estimated as surely as
+        the best one (a review grades it)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,8 @@ class PlayerGrade:
 
 
 def best_estimate(analysis: Analysis) -> ActionEstimate:
-    """The analyst's best move: the most expected points (ties: the most visited, then the
-    first listed), as a hint lists it first."""
-    return max(analysis.actions, key=lambda entry: (entry.points, entry.visits))
+    """The analyst's best move, as a hint lists it first (analysis.py `most_points`)."""
+    return most_points(analysis.actions)
 
 
 def analysis_rng(seed: int | str, step: int) -> random.Random:
@@ -173,7 +179,7 @@ def review_game(
             break
         decision = None
         if player != CHANCE and player in wanted and len(game.legal_actions(state)) > 1:
-            analysis = analyst.analyse(game, state, analysis_rng(seed, step))
+            analysis = analyst.analyse(game, state, analysis_rng(seed, step), focus=action)
             decision = grade_decision(game, state, action, step, analysis)
             graded.append(decision)
         if on_decision is not None:

@@ -123,7 +123,9 @@
         el("span", { class: "review-moves" },
           el("span", { class: "review-played", text: d.played }),
           same ? el("span", { class: "review-best", text: " ✓ best" }) : el("span", { class: "review-best", text: ` → best: ${d.best}` })),
-        el("span", { class: "review-loss", title: `expected ${unit} lost`, text: d.loss > 0 ? `−${d.loss.toFixed(1)} ${unit}${grade === "good" ? "" : ` ${WORDS[grade]}`}` : "0" })));
+        el("span", { class: "review-loss", title: `expected ${unit} lost` },
+          d.loss > 0 ? `−${d.loss.toFixed(1)} ${unit}` : "0",
+          grade === "mistake" || grade === "blunder" ? el("small", { class: "review-grade", text: WORDS[grade] }) : null)));
     }));
     if (!items.length) box.append(el("li", { class: "muted", text: "no decision to show" }));
   }
