@@ -37,7 +37,9 @@ class OneStepAnalysis:
 class OneStepAnalyst:
     """Expected points = the heuristic right after the action (what greedy-placement maximises)."""
 
-    def analyse(self, game: Game[Any], state: Any, rng: random.Random) -> OneStepAnalysis:
+    def analyse(
+        self, game: Game[Any], state: Any, rng: random.Random, focus: int | None = None
+    ) -> OneStepAnalysis:
         player = game.current_player(state)
         return OneStepAnalysis(
             tuple(

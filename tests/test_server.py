@@ -389,7 +389,7 @@ def test_hints_are_for_the_seat_to_act_on_tables_that_allow_them(
 ) -> None:
     from kingdomkit.server import service
 
-    monkeypatch.setattr(service, "HINT_ANALYST", "mcts:playouts=40")
+    monkeypatch.setattr(service, "ANALYST", "mcts:playouts=40")
     ann, eve = client(app), client(app)
     plain = create(ann, "kingdomino", [HUMAN, bot()])["table"]
     wait_for_turn(ann, plain)
@@ -410,7 +410,7 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
 ) -> None:
     from kingdomkit.server import service
 
-    monkeypatch.setattr(service, "REVIEW_ANALYST", "mcts:playouts=8")
+    monkeypatch.setattr(service, "ANALYST", "mcts:playouts=8")
     ann = client(app)
     running = create(ann, "kingdomino", [HUMAN, bot()])["table"]
     assert ann.get(f"/api/tables/{running}/replay/0").status_code == 409

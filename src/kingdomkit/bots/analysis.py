@@ -11,16 +11,35 @@ then the higher value), and `best` is the first one's action. For each action:
              claim), those of its best continuation (the most visited child, down to the
              end of the turn)
 
-The analyser reports "expected points lost" = points(best) - points(played).
+The analyser reports "expected points lost" = points(best) - points(played), where the best
+is `most_points` (the most expected points; ties: the most visits, then the order listed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from kingdomkit.bots.tree import Node
 from kingdomkit.core.protocol import Game
+
+
+class Estimated(Protocol):
+    @property
+    def points(self) -> float: ...
+
+    @property
+    def visits(self) -> int: ...
+
+
+E = TypeVar("E", bound=Estimated)
+
+
+def most_points(entries: Iterable[E]) -> E:
+    """The entry with the most expected points (ties: the most visits, then the first): the
+    move a hint lists first and a review grades against."""
+    return max(entries, key=lambda entry: (entry.points, entry.visits))
 
 
 @dataclass(frozen=True)

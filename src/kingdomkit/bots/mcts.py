@@ -44,12 +44,18 @@ Design (tree.py holds the search itself):
   `playouts=`; the turn's later micro-decisions are read from the same tree at once.
 
 `analyse(game, state, rng)` searches a position with the bot's budget, then gives every legal
-action at least a few iterations, and returns an `Analysis` (analysis.py).
+action at least a few iterations, and returns an `Analysis` (analysis.py). The move with the
+most expected points is the analysis's best; a move with few playouts can top that list by
+luck, so the top one is searched on until it has `confirm=` playouts (default 32), again while
+another weak one comes to the top; then `focus` (the move played, in a review) gets as many.
+The rounds are the same for a hint and a review of one position, so with one seed the hint's
+best move is the review's.
 
 Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
 (default 1), widen= (default 1; 0 expands every child first), depth=auto|end|D (auto),
 leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), expand= (default 16 with a
-kernel, else 0), horizon=none|draw (none), workers= (default 1), reuse=yes|no (yes).
+kernel, else 0), horizon=none|draw (none), workers= (default 1), reuse=yes|no (yes),
+confirm= (default 32; analysis only).
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from kingdomkit.bots.analysis import Analysis, analysis_of
+from kingdomkit.bots.analysis import Analysis, analysis_of, most_points
 from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, read_budget
 from kingdomkit.bots.greedy import greedy_action
 from kingdomkit.bots.parallel import WorkerPool
@@ -70,6 +76,7 @@ from kingdomkit.core.protocol import Game, OptionError
 
 DEFAULT_WIDEN = 1.0
 ANALYSIS_LEAST = 4  # iterations every legal root action gets in an analysis
+ANALYSIS_CONFIRM = 32  # playouts the best action (and the focus) gets in an analysis
 OBSERVED_LIMIT = 10_000
 
 
@@ -83,8 +90,10 @@ class TreeBot:
         budget: Budget = DEFAULT_BUDGET,
         workers: int = 1,
         reuse: bool = False,
+        confirm: int = ANALYSIS_CONFIRM,
     ) -> None:
         self.name = name
+        self.confirm = confirm
         self.config = config
         self.budget = budget
         self.workers = workers
@@ -205,10 +214,16 @@ class TreeBot:
 
     # -- analysis ------------------------------------------------------------------------
     def analyse(
-        self, game: Game[Any], state: Any, rng: random.Random, least: int = ANALYSIS_LEAST
+        self,
+        game: Game[Any],
+        state: Any,
+        rng: random.Random,
+        focus: int | None = None,
+        least: int = ANALYSIS_LEAST,
     ) -> Analysis:
         """Every legal action of the player to act, estimated by a fresh search from the
-        player's view (analysis.py); each gets at least `least` iterations."""
+        player's view (analysis.py); each gets at least `least` iterations, the best one and
+        `focus` at least `confirm` playouts (see the module card)."""
         player = game.current_player(state)
         view = game.view(state, player)
         srng = random.Random(rng.getrandbits(64))
@@ -218,7 +233,27 @@ class TreeBot:
             child = search.root.children.get(action)
             for _ in range(least - (child.visits if child is not None else 0)):
                 search.iterate(view, srng, first=action)
-        return analysis_of(game, base, player, search.root)
+        analysis = analysis_of(game, base, player, search.root)
+        # Each round confirms one more action (they only gain visits), so this ends; it must
+        # run to the end for the hint's best to be confirmed as a review's focus would be.
+        while (top := most_points(analysis.actions)).visits < self.confirm:
+            self._confirm(search, view, srng, top.action, top.visits)
+            analysis = analysis_of(game, base, player, search.root)
+        if focus is not None:
+            played = analysis.estimate(focus)
+            if played.visits < self.confirm:
+                self._confirm(search, view, srng, focus, played.visits)
+                analysis = analysis_of(game, base, player, search.root)
+        return analysis
+
+    def _confirm(
+        self, search: Search, view: Any, rng: random.Random, action: int, visits: int
+    ) -> None:
+        """Search `action` on until it has `confirm` playouts."""
+        while visits < self.confirm:
+            visits += search.iterate(
+                view, rng, first=action, leaf=min(search.leaf, self.confirm - visits)
+            )
 
 
 def _yes_no(read: Settings, key: str, default: bool) -> bool:
@@ -254,6 +289,7 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
     scaled = _yes_no(read, "scale", True)
     expand = read.integer("expand", None, low=0)
     horizon = read.text("horizon", "none", ("none", "draw"))
+    confirm = read.integer("confirm", ANALYSIS_CONFIRM)
     read.done()
     config = TreeConfig(
         c=c or 0.0,
@@ -268,4 +304,4 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
         expand=expand,
         stop_at_draw=horizon == "draw",
     )
-    return TreeBot("mcts", config, budget, workers or 1, reuse)
+    return TreeBot("mcts", config, budget, workers or 1, reuse, confirm or ANALYSIS_CONFIRM)

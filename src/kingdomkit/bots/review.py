@@ -5,6 +5,14 @@ position as the player to act saw it and estimates each legal action's expected 
 for that player. A decision is graded by the *expected points lost*: the most expected points
 of any action minus those of the action played (0 when the played one is, or ties, the best).
 This is what `kingdomkit analyze` prints and what hints and post-game reviews are made of.
+
+"Points" are the game's score, in its own unit (`Game.score_unit`: gold in Kingdoms).
+
+`GRADINGS` is the one place that says, per game and player count, which search makes hints
+and reviews (the same one for both, with a fixed number of playouts: a hint and a review of a
+position agree on any machine) and from which loss a move is a mistake or a blunder: beyond
+the analyst's own noise, measured by `kingdomkit analyze --noise` (bots/noise.py; the figures
+are in docs/bots.md).
 """
 
 from __future__ import annotations
@@ -14,9 +22,54 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kingdomkit.bots.analysis import most_points
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
-BLUNDER_POINTS = 5.0  # a decision losing this many expected points or more is a blunder
+
+@dataclass(frozen=True)
+class Grading:
+    """The analyst of a game's hints and reviews, and the losses (in the game's unit) above
+    which a move is a mistake or a blunder."""
+
+    analyst: str
+    mistake: float
+    blunder: float
+
+    def grade(self, loss: float) -> str:
+        """`best` (nothing lost), `good` (within the analyst's noise), `mistake` or `blunder`."""
+        if loss <= 0.0:
+            return "best"
+        if loss > self.blunder:
+            return "blunder"
+        return "mistake" if loss > self.mistake else "good"
+
+
+# The thresholds are measured with `kingdomkit analyze --noise GAME --players N --positions 12
+# --runs 3` (bots/noise.py; the figures and the machine are in docs/bots.md, "How sure the
+# analyst is"): `mistake` is the 99th percentile of the loss a review with another seed gives
+# the hint's best move, rounded up to half a point (at least 1), `blunder` twice that. The
+# budgets are fixed playouts (not seconds, so that a hint and a review agree on any machine),
+# about a second's search on an idle core. Measure again after changing an analyst.
+GRADINGS: dict[tuple[str, int], Grading] = {
+    ("kingdomino", 2): Grading("mcts:playouts=1000", 7.5, 15.0),
+    ("kingdomino", 3): Grading("mcts:playouts=1000", 3.0, 6.0),
+    ("kingdomino", 4): Grading("mcts:playouts=1000", 4.5, 9.0),
+    ("queendomino", 2): Grading("mcts:playouts=600", 1.0, 2.0),
+    ("queendomino", 3): Grading("mcts:playouts=60", 3.0, 6.0),
+    ("queendomino", 4): Grading("mcts:playouts=60", 3.0, 6.0),
+    # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
+    **{("queendomino", players): Grading("mcts:playouts=60", 3.0, 6.0) for players in range(5, 9)},
+    ("kingdoms", 2): Grading("mcts:playouts=400", 5.5, 11.0),
+    ("kingdoms", 3): Grading("mcts:playouts=400", 3.0, 6.0),
+    ("kingdoms", 4): Grading("mcts:playouts=400", 2.0, 4.0),
+}
+# A game or player count not measured yet: a middling search, and wide margins.
+UNMEASURED = Grading("mcts:playouts=1000", 10.0, 20.0)
+
+
+def grading_of(game: Game[Any]) -> Grading:
+    """The analyst and thresholds of `game` as configured (its name and player count)."""
+    return GRADINGS.get((game.name, game.num_players), UNMEASURED)
 
 
 class ActionEstimate(Protocol):
@@ -36,7 +89,12 @@ class Analysis(Protocol):
 
 
 class Analyst(Protocol):
-    def analyse(self, game: Game[Any], state: Any, rng: random.Random) -> Analysis: ...
+    def analyse(
+        self, game: Game[Any], state: Any, rng: random.Random, focus: int | None = None
+    ) -> Analysis:
+        """Every legal action's estimate; `focus`, the move played, estimated as surely as
+        the best one (a review grades it)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -56,10 +114,6 @@ class GradedDecision:
     def loss(self) -> float:
         return max(0.0, self.best_points - self.played_points)
 
-    @property
-    def blunder(self) -> bool:
-        return self.loss >= BLUNDER_POINTS
-
 
 @dataclass(frozen=True)
 class PlayerGrade:
@@ -67,11 +121,23 @@ class PlayerGrade:
     decisions: int
     best_moves: int
     total_loss: float
+    mistakes: int
     blunders: int
 
     @property
     def mean_loss(self) -> float:
         return self.total_loss / self.decisions if self.decisions else 0.0
+
+
+def best_estimate(analysis: Analysis) -> ActionEstimate:
+    """The analyst's best move, as a hint lists it first (analysis.py `most_points`)."""
+    return most_points(analysis.actions)
+
+
+def analysis_rng(seed: int | str, step: int) -> random.Random:
+    """The random source of the analysis of the decision at `step`: hints and reviews of one
+    game use the same, so that with one analyst they search a position identically."""
+    return random.Random(f"kingdomkit/analyze/{seed}/{step}")
 
 
 def grade_decision(
@@ -81,7 +147,7 @@ def grade_decision(
     estimates = {entry.action: entry for entry in analysis.actions}
     if played not in estimates:
         raise ValueError(f"the analysis has no estimate of the action played ({played})")
-    best = max(estimates.values(), key=lambda entry: (entry.points, entry.visits))
+    best = best_estimate(analysis)
     return GradedDecision(
         step,
         game.current_player(state),
@@ -98,7 +164,7 @@ def review_game(
     game: Game[Any],
     actions: Sequence[int],
     analyst: Analyst,
-    seed: int,
+    seed: int | str,
     players: Iterable[int] | None = None,
     on_decision: Callable[[GradedDecision | None], None] | None = None,
 ) -> list[GradedDecision]:
@@ -113,8 +179,8 @@ def review_game(
             break
         decision = None
         if player != CHANCE and player in wanted and len(game.legal_actions(state)) > 1:
-            rng = random.Random(f"kingdomkit/analyze/{seed}/{step}")
-            decision = grade_decision(game, state, action, step, analyst.analyse(game, state, rng))
+            analysis = analyst.analyse(game, state, analysis_rng(seed, step), focus=action)
+            decision = grade_decision(game, state, action, step, analysis)
             graded.append(decision)
         if on_decision is not None:
             on_decision(decision)
@@ -135,18 +201,24 @@ def decisions_to_grade(game: Game[Any], actions: Sequence[int], players: Iterabl
     return count
 
 
-def player_grades(game: Game[Any], graded: Sequence[GradedDecision]) -> list[PlayerGrade]:
-    """Each player's totals over its graded decisions."""
+def player_grades(
+    game: Game[Any], graded: Sequence[GradedDecision], grading: Grading | None = None
+) -> list[PlayerGrade]:
+    """Each player's totals over its graded decisions (mistakes and blunders by `grading`,
+    by default the game's)."""
+    grading = grading or grading_of(game)
     grades = []
     for player in range(game.num_players):
         own = [d for d in graded if d.player == player]
+        kinds = [grading.grade(d.loss) for d in own]
         grades.append(
             PlayerGrade(
                 player,
                 len(own),
                 sum(1 for d in own if d.loss == 0.0),
                 sum(d.loss for d in own),
-                sum(1 for d in own if d.blunder),
+                kinds.count("mistake"),
+                kinds.count("blunder"),
             )
         )
     return grades

@@ -168,6 +168,9 @@ class Game(ABC, Generic[S]):
 
     name: ClassVar[str]
     version: ClassVar[int]
+    # What the score counts, in words for people ("points"; Kingdoms: "gold"): reviews,
+    # hints and score lines say it, so that nobody reads "points" for gold.
+    score_unit: ClassVar[str] = "points"
     min_players: ClassVar[int]
     max_players: ClassVar[int]
 

@@ -18,7 +18,7 @@ from typing import Any
 import kingdomkit.games  # noqa: F401  (registers every game, in each worker too)
 from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
 from kingdomkit.bots.levels import LEVELS
-from kingdomkit.bots.review import player_grades, review_game
+from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.registry import make_game
 
 RETRIES = 2  # new pools tried when a worker dies under a move
@@ -60,14 +60,16 @@ def _replayed(game_name: str, options: dict[str, Any], actions: list[int]) -> tu
 
 
 def hint(
-    game_name: str, options: dict[str, Any], actions: list[int], analyst: str, seed: str
+    game_name: str, options: dict[str, Any], actions: list[int], analyst: str | None, seed: str
 ) -> list[dict[str, Any]]:
-    """Every legal action of the player to act, with the expected final points the analyst
-    gives it from that player's view, best first (runs in a worker)."""
+    """Every legal action of the player to act, with the expected final score the analyst
+    gives it from that player's view, best first (runs in a worker). `analyst` None: the
+    game's (bots/review.py GRADINGS); `seed`: the table's, as the review takes it, so that a
+    hint and the review of the same decision are the same search."""
     game, state = _replayed(game_name, options, actions)
-    bot = analyst_bot(analyst)
+    bot = analyst_bot(analyst or grading_of(game).analyst)
     try:
-        analysis = bot.analyse(game, state, random.Random(seed))
+        analysis = bot.analyse(game, state, analysis_rng(seed, len(actions)))
     finally:
         bot.close()
     ranked = sorted(analysis.actions, key=lambda e: (-e.points, -e.visits))
@@ -84,12 +86,15 @@ def hint(
 
 
 def review(
-    game_name: str, options: dict[str, Any], actions: list[int], analyst: str, seed: int
+    game_name: str, options: dict[str, Any], actions: list[int], analyst: str | None, seed: str
 ) -> dict[str, Any]:
     """Every decision with a choice graded by the analyst: the move played, the best one,
-    the expected points lost; and each player's summary (runs in a worker)."""
+    the expected score lost and its grade; each player's summary; the game's unit and the
+    thresholds of the grades (runs in a worker). `analyst` and `seed` as for `hint`."""
     game = make_game(game_name, options)
-    bot = analyst_bot(analyst)
+    grading = grading_of(game)
+    spec = analyst or grading.analyst
+    bot = analyst_bot(spec)
     try:
         graded = review_game(game, actions, bot, seed)
     finally:
@@ -102,7 +107,10 @@ def review(
         made += game.current_player(states[-1]) >= 0
         states.append(game.apply(states[-1], action))
     return {
-        "analyst": analyst,
+        "analyst": spec,
+        "unit": game.score_unit,
+        "mistake": grading.mistake,
+        "blunder": grading.blunder,
         "decisions": [
             {
                 "step": d.step,
@@ -114,7 +122,7 @@ def review(
                 "played_notation": game.action_to_string(states[d.step], d.played),
                 "best_notation": game.action_to_string(states[d.step], d.best),
                 "loss": round(d.loss, 2),
-                "blunder": d.blunder,
+                "grade": grading.grade(d.loss),
             }
             for d in graded
         ],
@@ -124,9 +132,10 @@ def review(
                 "decisions": g.decisions,
                 "best_moves": g.best_moves,
                 "mean_loss": round(g.mean_loss, 2),
+                "mistakes": g.mistakes,
                 "blunders": g.blunders,
             }
-            for g in player_grades(game, graded)
+            for g in player_grades(game, graded, grading)
         ],
     }
 

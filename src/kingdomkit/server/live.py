@@ -278,6 +278,7 @@ class LiveTable:
         view: dict[str, Any] = {
             "table": self.id,
             "game": self.game_name,
+            "score_unit": self.game.score_unit,
             "options": self.options,
             "names": {  # the game and its variants as people know them
                 "game": title(self.game_name),
@@ -384,6 +385,7 @@ class LiveTable:
         return {
             "table": self.id,
             "game": self.game_name,
+            "score_unit": game.score_unit,
             "step": step,
             "steps": len(self.decisions),
             "seats": [s.public() for s in self.seats],

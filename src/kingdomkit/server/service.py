@@ -56,9 +56,11 @@ TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 STAND_IN_BOT = "medium"
 SEAT_BOTS = (*LEVELS, "random")  # what a bot seat may be
 RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
-HINT_ANALYST = "mcts:time=1"  # a hint's search
 KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is reloaded
-REVIEW_ANALYST = "mcts:time=0.3"  # the search per decision of a post-game review
+# The search of hints and of reviews, one for both so that they agree: None is each game's
+# own, declared with the grades' thresholds in bots/review.py GRADINGS (a fixed number of
+# playouts: the same answer on any machine); a spec here is used for every game instead.
+ANALYST: str | None = None
 
 
 def checked_bot(bot: Any) -> str:
@@ -305,8 +307,8 @@ class Tables:
             table.game_name,
             table.options,
             moves,
-            HINT_ANALYST,
-            table.bot_seed(),
+            ANALYST,
+            str(table.seed),
         )
         return advice
 
@@ -331,8 +333,8 @@ class Tables:
                 table.game_name,
                 table.options,
                 moves,
-                REVIEW_ANALYST,
-                0,
+                ANALYST,
+                str(table.seed),
             )
             await self._write(self.store.save_review, table)
         except Exception:

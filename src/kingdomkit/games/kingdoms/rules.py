@@ -82,6 +82,7 @@ LINES_OF_SPACE = tuple(
 class Kingdoms(Game[KingdomsState]):
     name = "kingdoms"
     version = 1
+    score_unit = "gold"
     min_players = 2
     max_players = 4
 

@@ -101,11 +101,11 @@ function renderSeats() {
   const list = $("seat-list");
   const focus = KK.focusedKey(list);
   const drawer = KK.boards[view.game];
-  const unit = view.game === "kingdoms" ? "gold" : "pts";
+  const unit = view.score_unit || "points";
   if (seatRows.length !== view.seats.length) {
     seatRows = view.seats.map(() => {
       const row = { item: el("li"), chip: el("span", { class: "kk-chip" }), name: el("span", { class: "seat-name" }),
-        score: el("span", { class: "seat-score", title: "points as things stand" }), tags: el("span", { class: "seat-tags" }),
+        score: el("span", { class: "seat-score", title: `${unit} as things stand` }), tags: el("span", { class: "seat-tags" }),
         controls: el("span", { class: "seat-controls" }), key: null };
       row.item.append(row.chip, row.name, row.score, row.tags, row.controls);
       return row;

@@ -1,6 +1,7 @@
-// Hints (tables created with hints on): on your turn, the analyst searches your position for
-// about a second and gives each legal move its expected final points; the best ones are listed
-// (tap one to play it) and the best is marked on the board when its drawer can.
+// Hints (tables created with hints on): on your turn, the analyst searches your position (the
+// same search as the post-game review's, about a second) and gives each legal move its expected
+// final score in the game's unit (`view.score_unit`); the best ones are listed (tap one to play
+// it) and the best is marked on the board when its drawer can.
 "use strict";
 
 (() => {
@@ -47,7 +48,7 @@
     const list = $("hint-list");
     if (!advice || advice.version !== view.version) { list.replaceChildren(); list.hidden = true; return; }
     const top = advice.moves[0] ? advice.moves[0].points : 0;
-    const unit = view.game === "kingdoms" ? "gold" : "points";
+    const unit = view.score_unit || "points";
     list.hidden = false;
     list.replaceChildren(...[
       el("p", { class: "kk-note", text: `Expected final ${unit} for you after each move (the analyst's estimate, best first); tap one to play it.` }),

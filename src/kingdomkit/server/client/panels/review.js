@@ -1,7 +1,9 @@
-// The post-game review: the analyst grades every decision that had a choice (expected points
-// lost against its best move; a blunder loses 5 or more). Asked with POST .../review (202,
-// {ready}), asked again until ready (which starts nothing new), then read with GET .../review.
-// Tapping a decision shows it in the replay viewer.
+// The post-game review: the analyst grades every decision that had a choice by the expected
+// score lost against its best move, in the game's unit (points, or gold in Kingdoms): best,
+// good (within the analyst's own noise), mistake or blunder, with the thresholds the server
+// sends (bots/review.py GRADINGS). Asked with POST .../review (202, {ready}), asked again until
+// ready (which starts nothing new), then read with GET .../review. Tapping a decision shows it
+// in the replay viewer.
 "use strict";
 
 (() => {
@@ -20,7 +22,26 @@
     line.hidden = !text;
   }
 
-  const MAKING = "The analyst is reviewing every decision of the game… (a fraction of a second each)";
+  const MAKING = "The analyst is reviewing every decision of the game… (about a second each)";
+  const WORDS = { best: "best", good: "good", mistake: "mistake", blunder: "blunder" };
+
+  /** A decision's grade (a review stored before grades were sent has only `blunder`). */
+  function gradeOf(d) {
+    if (d.grade in WORDS) return d.grade;
+    if (d.loss === 0) return "best";
+    return d.blunder ? "blunder" : "good";
+  }
+
+  /** The class of a grade's row and tag: a loss within the noise is told apart from the best. */
+  function tone(d) {
+    const grade = gradeOf(d);
+    if (grade === "blunder" || grade === "best") return grade === "best" ? "good" : "blunder";
+    return grade === "mistake" ? "loss" : "near";
+  }
+
+  function unitOf(found) {
+    return found.unit || "points";
+  }
 
   async function read() {
     try {
@@ -74,22 +95,26 @@
   }
 
   function summary(found) {
+    const unit = unitOf(found);
     return el("ul", { class: "review-summary" }, ...found.players.map((p) => el("li", {},
       el("strong", {}, el("span", { class: "kk-chip", style: `background:${KK.playerColour(p.seat)}` }), ` ${seatName(p.seat)}`),
       el("span", { class: "review-stats" },
         el("span", { title: "decisions with a choice", text: plural(p.decisions, "move") }),
         el("span", { title: "the analyst's best move played", text: `${p.best_moves} best${p.decisions ? ` (${Math.round((100 * p.best_moves) / p.decisions)}%)` : ""}` }),
-        el("span", { title: "mean expected points lost per decision", text: `${p.mean_loss.toFixed(2)} lost per move` }),
-        el("span", { class: p.blunders ? "bad" : "", title: "decisions losing 5 expected points or more", text: plural(p.blunders, "blunder") })))));
+        el("span", { title: `mean expected ${unit} lost per decision`, text: `${p.mean_loss.toFixed(2)} ${unit} lost per move` }),
+        p.mistakes === undefined ? null : el("span", { class: p.mistakes ? "warn" : "", title: `decisions losing more than ${found.mistake} ${unit}`, text: plural(p.mistakes, "mistake") }),
+        el("span", { class: p.blunders ? "bad" : "", title: found.blunder === undefined ? "the worst decisions" : `decisions losing more than ${found.blunder} ${unit}`, text: plural(p.blunders, "blunder") })))));
   }
 
   function list() {
     const box = $("review-list");
     const items = review.decisions.map((d, i) => ({ d, at: review.places[i] }))
-      .filter(({ d }) => (!onlyMistakes || d.loss > 0) && (chosenSeat === "all" || String(d.seat) === chosenSeat));
+      .filter(({ d }) => (!onlyMistakes || ["mistake", "blunder"].includes(gradeOf(d))) && (chosenSeat === "all" || String(d.seat) === chosenSeat));
+    const unit = unitOf(review);
     box.replaceChildren(...items.map(({ d, at }) => {
       const same = d.played === d.best || d.loss === 0;
-      return el("li", { class: `${d.blunder ? "blunder" : d.loss > 0 ? "loss" : "good"}${at === KKP.replay.step ? " current" : ""}` },
+      const grade = gradeOf(d);
+      return el("li", { class: `${tone(d)}${at === KKP.replay.step ? " current" : ""}` },
         el("button", { type: "button", class: "review-item", "data-step": at === null ? "" : at, disabled: at === null,
           title: at === null ? "this decision could not be found in the replay" : "show it in the replay",
           onclick: () => jump(at) },
@@ -98,7 +123,9 @@
         el("span", { class: "review-moves" },
           el("span", { class: "review-played", text: d.played }),
           same ? el("span", { class: "review-best", text: " ✓ best" }) : el("span", { class: "review-best", text: ` → best: ${d.best}` })),
-        el("span", { class: "review-loss", text: d.loss > 0 ? `−${d.loss.toFixed(1)}${d.blunder ? " blunder" : ""}` : "0" })));
+        el("span", { class: "review-loss", title: `expected ${unit} lost` },
+          d.loss > 0 ? `−${d.loss.toFixed(1)} ${unit}` : "0",
+          grade === "mistake" || grade === "blunder" ? el("small", { class: "review-grade", text: WORDS[grade] }) : null)));
     }));
     if (!items.length) box.append(el("li", { class: "muted", text: "no decision to show" }));
   }
@@ -128,19 +155,30 @@
     mistakes.addEventListener("change", () => { onlyMistakes = mistakes.checked; list(); });
     $("review-body").replaceChildren(
       summary(found),
-      el("p", { class: "kk-note", text: `Graded by ${found.analyst}: each decision's expected points lost against the analyst's best move; 5 or more is a blunder. Tap a decision to see it in the replay.` }),
+      el("p", { class: "kk-note", text: explanation(found) }),
       el("div", { class: "review-filters" }, seats, el("label", { class: "inline" }, mistakes, " only the mistakes")),
       el("ol", { id: "review-list", class: "review-list" }));
     list();
     KKP.replay.refresh();
   }
 
+  /** How the grades are made, in words (the thresholds come with the review). */
+  function explanation(found) {
+    const unit = unitOf(found);
+    const grades = found.mistake === undefined ? ""
+      : ` A loss of up to ${found.mistake} ${unit} is within the analyst's own uncertainty (good); more is a mistake, more than ${found.blunder} a blunder.`;
+    return `Each decision is graded by the ${unit} it is expected to lose against the analyst's best move, searched as deeply as a hint.${grades} Tap a decision to see it in the replay.`;
+  }
+
   /** The review's words for the decision at replay step `step` (for the replay bar). */
   function note(step) {
     const d = byDecision.get(step);
     if (!d) return null;
-    if (d.loss === 0) return el("span", { class: "review-tag good", text: "✓ the analyst's best" });
-    return el("span", { class: `review-tag ${d.blunder ? "blunder" : "loss"}`, text: `analyst: ${d.best} (−${d.loss.toFixed(1)} points${d.blunder ? ", a blunder" : ""})` });
+    const grade = gradeOf(d);
+    if (grade === "best") return el("span", { class: "review-tag good", text: "✓ the analyst's best" });
+    const unit = unitOf(review);
+    const word = grade === "good" ? "" : `, a ${WORDS[grade]}`;
+    return el("span", { class: `review-tag ${tone(d)}`, text: `analyst: ${d.best} (−${d.loss.toFixed(1)} ${unit}${word})` });
   }
 
   /** Show the review of a finished table: read it when the view says it is ready (or being
