@@ -60,6 +60,9 @@ class Limits:
     hints_per_minute: int = _limit(10, "hints asked per identity per minute")
     address_hints_per_minute: int = _limit(60, "hints asked per address per minute")
     address_accounts_per_hour: int = _limit(10, "accounts asked for per address per hour")
+    chat_chars: int = _limit(300, "characters of a table chat message")
+    chat_per_minute: int = _limit(10, "chat messages per identity per minute")
+    address_chat_per_minute: int = _limit(60, "chat messages per address per minute")
     sockets: int = _limit(16, "WebSocket connections open per identity")
     address_sockets: int = _limit(64, "WebSocket connections open per address")
     login_failures: str = _limit(
@@ -161,7 +164,7 @@ class Guard:
 
     # -- rates -----------------------------------------------------------------------------
     def spend(self, what: str, per: str, holder: str | None, at: str) -> None:
-        """Count one `what` (tables, uploads, reviews, hints, accounts) asked by `holder`
+        """Count one `what` (tables, uploads, reviews, hints, accounts, chat) asked by `holder`
         from address `at`, allowed so many `per` minute or hour; LimitedError if one of the
         two is spent (and then neither is counted)."""
         from limits import parse

@@ -323,6 +323,7 @@ class LiveTable:
             "to_act": to_act if to_act >= 0 else None,
             "board": game.render(state, None),
             "state": game.state_to_json(seen),
+            "scores": list(game.scores(seen)),  # as they stood at this step
             "log": self.decisions[:step][-LOG_LENGTH:],
             "next": self.decisions[step] if step < len(self.decisions) else None,
         }
