@@ -112,8 +112,8 @@ class Hub:
 
     def here(self, table: LiveTable) -> list[int]:
         """The seats whose holder has a connection open to the table."""
-        holders = {c.holder for c in self.connections.get(table.id, {}).values()}
-        return [s.index for s in table.seats if s.holder is not None and s.holder in holders]
+        seats = {table.seat_of(c.holder) for c in self.connections.get(table.id, {}).values()}
+        return sorted(seat for seat in seats if seat is not None)
 
     def tell(self, table_id: str, message: dict[str, Any]) -> None:
         """Queue the same message (a chat message) for every connection of the table."""
