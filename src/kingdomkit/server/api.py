@@ -528,8 +528,7 @@ async def _live(
         tables.hub.leave(table_id, socket)
         with contextlib.suppress(Exception):
             await socket.close()
-        with contextlib.suppress(RefusedError):
-            await left(tables, table_id, holder)
+        await left(tables, table_id, holder)
 
 
 async def arrived(
@@ -537,8 +536,8 @@ async def arrived(
 ) -> None:
     """A seated person opened the table (and had it open nowhere else): the others' views
     say they are here."""
-    table = await tables.get(table_id)
-    if not back and table.seat_of(holder) is not None:
+    table = tables.live.get(table_id)
+    if not back and table is not None and table.seat_of(holder) is not None:
         await tables.hub.broadcast(table, skip=socket)
 
 
@@ -547,6 +546,6 @@ async def left(tables: Tables, table_id: str, holder: str | None) -> None:
     they have left (a bot may then be put on their seat)."""
     if holder is None or tables.hub.connected(table_id, holder):
         return
-    table = await tables.get(table_id)
-    if table.seat_of(holder) is not None:
+    table = tables.live.get(table_id)  # (one no longer in memory has nobody to tell)
+    if table is not None and table.seat_of(holder) is not None:
         await tables.hub.broadcast(table)
