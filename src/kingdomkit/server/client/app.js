@@ -46,7 +46,7 @@ function describe() {
 }
 
 function turnText() {
-  if (view.status === "finished") return "The game is over.";
+  if (view.status === "finished") return KKP.replay.frame() ? "Replay: the board and the scores as they were then." : "The game is over.";
   if (view.status === "open") return waitingText();
   const toAct = view.to_act;
   if (toAct === null || toAct === undefined) return "";
@@ -271,6 +271,7 @@ function shownView() {
 function drawShown() {
   const shown = shownView();
   showScores(shown);
+  $("turn").textContent = turnText();
   $("board").textContent = shown.board;
   drawBoard(shown);
   KKP.dominoes.update(shown, parts);
