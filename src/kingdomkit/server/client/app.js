@@ -196,6 +196,7 @@ function renderMoves() {
   const mine = myTurn();
   $("your-move").hidden = !mine;
   KKP.hints.update(view, mine);
+  showQuickHint();
   const legal = $("legal");
   legal.replaceChildren();
   const filter = $("filter").value.trim().toLowerCase();
@@ -526,6 +527,15 @@ function stickBelowStatus() {
   note();
 }
 
+/** The hint button beside the board's tools (shown on narrow screens, where the hint box
+ * lies below the board): it asks the same analyst, whose best move the board stars. */
+function showQuickHint() {
+  const quick = $("hint-quick");
+  quick.hidden = $("hint-box").hidden;
+  quick.disabled = $("hint-button").disabled;
+  quick.textContent = quick.disabled ? "★ Thinking…" : "★ Hint";
+}
+
 /** The chat, the settings and the confirmation of moves (a table's page only). */
 function initTablePage(id) {
   stickBelowStatus();
@@ -536,6 +546,7 @@ function initTablePage(id) {
   } });
   $("confirm-yes").addEventListener("click", confirmMove);
   $("confirm-undo").addEventListener("click", undoMove);
+  $("hint-quick").addEventListener("click", () => { $("hint-button").click(); showQuickHint(); });
   if (touchScreen()) $("filter").placeholder = "type to filter the moves";
 }
 
