@@ -274,3 +274,37 @@ def test_a_replay_shows_the_board_and_the_scores_of_its_step(
     )
     assert person.errors == []
     person.close()
+
+
+def test_the_turn_signals_are_settings_kept_in_the_browser(
+    browser: Browser, server: ServeProcess
+) -> None:
+    """Sound and notification are off until chosen; a notification is chosen only where the
+    browser allows it (else the page says how to allow it), and both are kept."""
+    allowed = Person(browser, {**DESKTOP, "permissions": ["notifications"]})
+    allowed.new_table(server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
+    page = allowed.page
+    assert not page.is_checked("#set-sound") and not page.is_checked("#set-notify")
+    page.click("#table-settings summary")
+    page.check("#set-sound")
+    page.check("#set-notify")
+    allowed.wait("() => localStorage.getItem('kingdomkit:turn-notify') === 'yes'")
+    page.reload()
+    allowed.wait("() => typeof view !== 'undefined' && view !== null")
+    assert page.is_checked("#set-sound") and page.is_checked("#set-notify")
+    assert allowed.errors == []
+    allowed.close()
+
+    refused = Person(browser)
+    refused.page.goto(server.url)
+    refused.new_table(server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}])
+    page = refused.page
+    assert page.evaluate("Notification.permission") != "granted"  # not given to this context
+    page.click("#table-settings summary")
+    page.click("#set-notify")
+    refused.wait("() => !$('set-notify-note').hidden")
+    assert not page.is_checked("#set-notify")
+    assert "allow them" in page.inner_text("#set-notify-note")
+    assert page.evaluate("localStorage.getItem('kingdomkit:turn-notify')") == "no"
+    assert refused.errors == []
+    refused.close()

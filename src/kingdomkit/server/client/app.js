@@ -1,6 +1,6 @@
 // kingdomkit's browser client: a table, over the HTTP API and one WebSocket per table (the
-// lobby is lobby.js; the accounts, clock, hints, score pad, replay, review and dominoes are in
-// panels/). The server is authoritative: this page only shows views and sends action ids with
+// lobby is lobby.js; the accounts, clock, hints, score pad, replay, review, dominoes, chat and
+// the page's settings with the turn signals are in panels/). The server is authoritative: this page only shows views and sends action ids with
 // the version they were chosen in.
 "use strict";
 
