@@ -95,13 +95,13 @@ def test_a_message_is_cleaned_as_names_are_and_limited(
 
 
 def test_the_length_and_the_rate_are_limits_of_the_server(url: str) -> None:
-    for app in started(url, Limits(chat_chars=10, chat_per_minute=3)):
+    for app in started(url, Limits(chat_chars=10, chat_messages_per_minute=3)):
         ann, bob, table = seated_pair(app)
         assert say(ann, table, "x" * 11).status_code == 422
         assert all(say(ann, table, f"hi {n}").status_code == 201 for n in range(3))
         over = say(ann, table, "one more")
         assert over.status_code == 429 and int(over.headers["Retry-After"]) > 0
-        assert "chat" in over.json()["detail"]
+        assert "3 chat messages in a minute" in over.json()["detail"]
         assert say(bob, table, "my turn").status_code == 201  # per person
         assert len(bob.get(f"/api/tables/{table}/chat").json()["messages"]) == 4
     for app in started(url, Limits(chat_chars=0)):

@@ -399,7 +399,7 @@ async def said(
     cleaned = clean_text(text, "a chat message", most)
     table = await tables_of(connection).get(table_id)
     speaker(table, holder, name)  # who may write, before their rate is spent
-    guard.spend("chat", "minute", holder, address(connection))
+    guard.spend("chat_messages", "minute", holder, address(connection))
     return await tables_of(connection).say(table_id, holder, name, cleaned)
 
 
