@@ -487,7 +487,7 @@ async function showTable(id) {
     $("invitations").hidden = false;
     for (const inv of saved) {
       const url = `${location.origin}/t/${id}?invite=${inv.token}`;
-      $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url })));
+      $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url }), copyButton(url)));
     }
   }
   try { parts = await api("GET", `/api/tables/${id}/components`); } catch (e) { parts = null; }
@@ -516,6 +516,17 @@ async function showTable(id) {
   await refresh();
   if (invited()) await join(null);
   connect();
+}
+
+/** A button copying an invitation link (where the browser lets the page write the
+ * clipboard). */
+function copyButton(url) {
+  if (!navigator.clipboard) return null;
+  const button = el("button", { type: "button", class: "secondary small", text: "Copy" });
+  button.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); button.textContent = "Copied"; } catch (e) { button.textContent = "Select the link to copy it"; }
+  });
+  return button;
 }
 
 /** On a phone the status (the turn, the seats) stays on top of the screen, and the board's
