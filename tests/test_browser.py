@@ -186,7 +186,7 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     # Bob opens the invitation before he has given a name: the page asks for one and seats
     # him as soon as he types it.
     bob.goto(invitation)
-    watchers["bob"].wait(bob, "() => $('error').textContent.includes('type your name')")
+    watchers["bob"].wait(bob, "() => $('name-ask').textContent.includes('type your name')")
     assert page_view(bob) is not None and bob.evaluate("view.you") is None
     bob.fill("#me-name", "Bob")
     bob.press("#me-name", "Tab")

@@ -20,6 +20,7 @@ from pydantic_core import PydanticCustomError
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES
 from kingdomkit.server.accounts import Accounts
+from kingdomkit.server.chat import author_key, speaker
 from kingdomkit.server.limits import Guard, address
 from kingdomkit.server.live import BOT, FINISHED, Clock, RefusedError
 from kingdomkit.server.ratings import USER_PREFIX, user_id
@@ -31,6 +32,7 @@ from kingdomkit.server.text import (
     clean_account_name,
     clean_name,
     clean_password,
+    clean_text,
     clean_word,
 )
 
@@ -138,6 +140,10 @@ class Action(StrictBody):
 
 class Me(StrictBody):
     name: DisplayName
+
+
+class Say(StrictBody):
+    text: str = Field(description="the message (cleaned as names are; at most 300 characters)")
 
 
 @lobby.get("/games")
@@ -285,7 +291,7 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
             for s in table.seats
             if s.kind == "human" and s.holder is None
         ],
-        "view": table.view(mine),
+        "view": tables_of(request).view(table, mine),
     }
 
 
@@ -312,9 +318,10 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
 async def view(request: Request, table_id: str) -> dict[str, Any]:
     """The table as you see it: your seat's view, or a spectator's (with `kept`, the seat of
     this rematch kept for you, if there is one: join to take it)."""
-    table = await tables_of(request).settled(table_id)
+    tables = tables_of(request)
+    table = await tables.settled(table_id)
     holder = request.session.get("id")
-    seen = table.view(table.seat_of(holder))
+    seen = tables.view(table, table.seat_of(holder))
     kept = table.kept_for(holder)
     return seen if kept is None else {**seen, "kept": kept}
 
@@ -335,7 +342,7 @@ async def join(request: Request, table_id: str, body: Join) -> dict[str, Any]:
         request.session["name"] = clean_name(body.name)
     seat = await tables_of(request).join(table_id, holder, name, body.token, body.seat)
     table = await tables_of(request).settled(table_id)
-    return {"seat": seat, "view": table.view(seat)}
+    return {"seat": seat, "view": tables_of(request).view(table, seat)}
 
 
 @play.post("/{table_id}/actions")
@@ -355,7 +362,7 @@ async def stand_in(request: Request, table_id: str, index: int, body: StandIn) -
     tables = tables_of(request)
     await tables.stand_in(table_id, request.session.get("id"), index, body.bot)
     table = await tables.settled(table_id)
-    return table.view(table.seat_of(request.session.get("id")))
+    return tables.view(table, table.seat_of(request.session.get("id")))
 
 
 @play.post("/{table_id}/seats/{index}/back")
@@ -364,7 +371,51 @@ async def take_back(request: Request, table_id: str, index: int) -> dict[str, An
     tables = tables_of(request)
     await tables.stand_in(table_id, request.session.get("id"), index, None)
     table = await tables.settled(table_id)
-    return table.view(table.seat_of(request.session.get("id")))
+    return tables.view(table, table.seat_of(request.session.get("id")))
+
+
+@play.get("/{table_id}/chat")
+async def chat(request: Request, table_id: str) -> dict[str, Any]:
+    """The table's chat: its last messages, oldest first; your author key (to know your own
+    messages) and whether you may write (seated players, and spectators who gave a name)."""
+    tables = tables_of(request)
+    messages = await tables.chat(table_id)
+    table = await tables.get(table_id)
+    holder = request.session.get("id")
+    try:
+        speaker(table, holder, request.session.get("name"))
+        may_write = True
+    except RefusedError:
+        may_write = False
+    return {
+        "messages": messages,
+        "you": author_key(holder) if holder else None,
+        "may_write": may_write and guard_of(request).limits.chat_chars > 0,
+        "limit": guard_of(request).limits.chat_chars,
+    }
+
+
+@play.post("/{table_id}/chat", status_code=201)
+async def say(request: Request, table_id: str, body: Say) -> dict[str, Any]:
+    """Write in the table's chat (seated players, and spectators who gave a name; a
+    spectator's message is marked so). Limited in length and in messages a minute."""
+    holder = identity(request.session)
+    return await said(request, table_id, holder, request.session.get("name"), body.text)
+
+
+async def said(
+    connection: Request | WebSocket, table_id: str, holder: str | None, name: Any, text: Any
+) -> dict[str, Any]:
+    """Say `text` at the table for `holder`: cleaned, limited, stored and sent to all."""
+    guard = guard_of(connection)
+    most = guard.limits.chat_chars
+    if most == 0:
+        raise RefusedError(403, "this server has no chat")
+    cleaned = clean_text(text, "a chat message", most)
+    table = await tables_of(connection).get(table_id)
+    speaker(table, holder, name)  # who may write, before their rate is spent
+    guard.spend("chat_messages", "minute", holder, address(connection))
+    return await tables_of(connection).say(table_id, holder, name, cleaned)
 
 
 @play.get("/{table_id}/hint")
@@ -476,18 +527,26 @@ async def _live(
         await socket.send_json({"type": "error", "status": refused.status, "detail": str(refused)})
         await socket.close(code=4404)
         return
+    back = holder is not None and tables.hub.connected(table_id, holder)
     tables.hub.join(table_id, socket, holder, session)
     try:  # every message goes through the hub's queue of the socket: nothing waits on it
-        first = {"type": "view", "view": table.view(table.seat_of(holder))}
+        first = {"type": "view", "view": tables.view(table, table.seat_of(holder))}
         tables.hub.send(table_id, socket, first)
+        await arrived(tables, table_id, holder, socket, back)
         while True:
             incoming = await socket.receive()
             if incoming["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(incoming.get("code", 1000))
             message = parsed(incoming.get("text"))
             try:
+                if "chat" in message:
+                    name = socket.session.get("name")
+                    await said(socket, table_id, holder, name, message["chat"])
+                    continue
                 if "action" not in message or "version" not in message:
-                    raise RefusedError(422, "send {'action': <id>, 'version': <version seen>}")
+                    raise RefusedError(
+                        422, "send {'action': <id>, 'version': <version seen>} or {'chat': <text>}"
+                    )
                 await tables.act(table_id, holder, message["action"], message["version"])
             except RefusedError as refused:
                 error = {"type": "error", "status": refused.status, "detail": str(refused)}
@@ -498,3 +557,24 @@ async def _live(
         tables.hub.leave(table_id, socket)
         with contextlib.suppress(Exception):
             await socket.close()
+        await left(tables, table_id, holder)
+
+
+async def arrived(
+    tables: Tables, table_id: str, holder: str | None, socket: WebSocket, back: bool
+) -> None:
+    """A seated person opened the table (and had it open nowhere else): the others' views
+    say they are here."""
+    table = tables.live.get(table_id)
+    if not back and table is not None and table.seat_of(holder) is not None:
+        await tables.hub.broadcast(table, skip=socket)
+
+
+async def left(tables: Tables, table_id: str, holder: str | None) -> None:
+    """A seated person closed their last connection to the table: the others' views say
+    they have left (a bot may then be put on their seat)."""
+    if holder is None or tables.hub.connected(table_id, holder):
+        return
+    table = tables.live.get(table_id)  # (one no longer in memory has nobody to tell)
+    if table is not None and table.seat_of(holder) is not None:
+        await tables.hub.broadcast(table)

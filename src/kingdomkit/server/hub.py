@@ -1,5 +1,6 @@
 """The WebSocket connections of each table: after every change, each connection is sent the
-view of its own seat (a spectator's view when it has none).
+view of its own seat (a spectator's view when it has none), with the seats whose holders are
+here (have a connection open); chat messages go to every connection alike.
 
 Nothing waits on one socket: each connection has a bounded queue of messages and its own
 sender task, and a broadcast only puts the views in the queues. A connection whose queue is
@@ -96,14 +97,28 @@ class Hub:
         if connection is not None:
             self._put(connection, message)
 
-    async def broadcast(self, table: LiveTable) -> None:
-        """Queue each connection's view of the table; never waits for a socket."""
+    async def broadcast(self, table: LiveTable, skip: WebSocket | None = None) -> None:
+        """Queue each connection's view of the table (but `skip`'s); never waits for a
+        socket."""
         views: dict[int | None, dict[str, Any]] = {}
+        here = self.here(table)
         for connection in list(self.connections.get(table.id, {}).values()):
+            if connection.socket is skip:
+                continue
             seat = table.seat_of(connection.holder)
             if seat not in views:
-                views[seat] = {"type": "view", "view": table.view(seat)}
+                views[seat] = {"type": "view", "view": {**table.view(seat), "here": here}}
             self._put(connection, views[seat])
+
+    def here(self, table: LiveTable) -> list[int]:
+        """The seats whose holder has a connection open to the table."""
+        seats = {table.seat_of(c.holder) for c in self.connections.get(table.id, {}).values()}
+        return sorted(seat for seat in seats if seat is not None)
+
+    def tell(self, table_id: str, message: dict[str, Any]) -> None:
+        """Queue the same message (a chat message) for every connection of the table."""
+        for connection in list(self.connections.get(table_id, {}).values()):
+            self._put(connection, message)
 
     def _put(self, connection: Connection, message: dict[str, Any]) -> None:
         try:

@@ -61,6 +61,9 @@ class Limits:
     address_hints_per_minute: int = _limit(60, "hints asked per address per minute")
     address_accounts_per_hour: int = _limit(10, "accounts asked for per address per hour")
     log_page: int = _limit(500, "log entries one GET /api/tables/{id}/log answers with")
+    chat_chars: int = _limit(300, "characters of a table chat message")
+    chat_messages_per_minute: int = _limit(10, "chat messages per identity per minute")
+    address_chat_messages_per_minute: int = _limit(60, "chat messages per address per minute")
     sockets: int = _limit(16, "WebSocket connections open per identity")
     address_sockets: int = _limit(64, "WebSocket connections open per address")
     login_failures: str = _limit(
@@ -162,24 +165,25 @@ class Guard:
 
     # -- rates -----------------------------------------------------------------------------
     def spend(self, what: str, per: str, holder: str | None, at: str) -> None:
-        """Count one `what` (tables, uploads, reviews, hints, accounts) asked by `holder`
-        from address `at`, allowed so many `per` minute or hour; LimitedError if one of the
-        two is spent (and then neither is counted)."""
+        """Count one `what` (tables, uploads, reviews, hints, accounts, chat_messages) asked
+        by `holder` from address `at`, allowed so many `per` minute or hour; LimitedError if
+        one of the two is spent (and then neither is counted)."""
         from limits import parse
 
         own = getattr(self.limits, f"{what}_per_{per}", None)  # accounts: per address only
         shared = getattr(self.limits, f"address_{what}_per_{per}")
+        things = what.replace("_", " ")
         checks = []
         if own is not None and holder is not None:
             checks.append((own, holder, "you"))
         checks.append((shared, "@" + at, "your network address"))
         for amount, key, whom in checks:
             if amount == 0:
-                raise RefusedError(403, f"this server does not allow {what}")
+                raise RefusedError(403, f"this server does not allow {things}")
             item = parse(f"{amount}/{per}")
             if not self.limiter.test(item, what, key):
                 raise LimitedError(
-                    f"{whom} asked for {amount} {what} in {PER[per]}, the most allowed",
+                    f"{whom} asked for {amount} {things} in {PER[per]}, the most allowed",
                     self._wait(item, what, key),
                 )
         for amount, key, _ in checks:

@@ -393,6 +393,7 @@ class LiveTable:
             "board": game.render(state, None),
             "state": game.state_to_json(seen),
             "model": {"version": game.view_model_version, **game.view_model(seen, None)},
+            "scores": list(game.scores(seen)),  # as they stood at this step
             "log": self.decisions[:step][-LOG_LENGTH:],
             "log_start": max(0, step - LOG_LENGTH),
             "next": self.decisions[step] if step < len(self.decisions) else None,

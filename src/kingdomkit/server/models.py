@@ -1,4 +1,4 @@
-"""The database tables: game tables with their seats and every action played.
+"""The database tables: game tables with their seats, every action played, and their chat.
 
 A table's state is never stored: it is the replay of its actions (decisions and chance
 outcomes alike) from the game's initial state, so a crash can lose nothing that was committed,
@@ -19,6 +19,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -126,3 +127,17 @@ class SessionRow(Base):
     digest: Mapped[str] = mapped_column(String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class ChatRow(Base):
+    """A message of a table's chat, kept with the table (it survives a restart)."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: a spectator
+    author: Mapped[str] = mapped_column(String(64))  # a key per identity, to mute a person
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -22,6 +22,7 @@ from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import GAMES, game_info, make_game
 from kingdomkit.server.bots import hint, review
+from kingdomkit.server.chat import CHAT_SHOWN, author_key, message, speaker
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import (
     BOT,
@@ -456,6 +457,33 @@ class Tables:
         await self.hub.broadcast(table)
         self._next(again)
         return again.id
+
+    # -- chat ------------------------------------------------------------------------------
+    async def say(
+        self, table_id: str, holder: str | None, name: str | None, text: str
+    ) -> dict[str, Any]:
+        """Store and send to everyone at the table a chat message of `holder` (its text
+        already cleaned); the message. RefusedError if they may not write."""
+        table = await self.get(table_id)
+        seat, shown = speaker(table, holder, name)
+        assert holder is not None
+        row = await asyncio.get_running_loop().run_in_executor(
+            self.writer, self.store.say, table.id, seat, author_key(holder), shown, text
+        )
+        said = message(row)
+        self.hub.tell(table.id, {"type": "chat", "message": said})
+        return said
+
+    async def chat(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's last chat messages, oldest first."""
+        table = await self.get(table_id)
+        rows = await asyncio.to_thread(self.store.chat, table.id, CHAT_SHOWN)
+        return [message(row) for row in rows]
+
+    def view(self, table: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The table as `seat` sees it, with which seats' holders are here (have the table
+        open): a bot may be put on a person's seat only once they have left."""
+        return {**table.view(seat), "here": self.hub.here(table)}
 
     # -- playing ---------------------------------------------------------------------------
     async def act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:

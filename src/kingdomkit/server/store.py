@@ -1,5 +1,6 @@
-"""Reading and writing tables, seats and actions (SQLAlchemy, synchronous: the service calls
-it from worker threads). Each write is one transaction, committed before anyone is told."""
+"""Reading and writing tables, seats, actions and chat messages (SQLAlchemy, synchronous: the
+service calls it from worker threads). Each write is one transaction, committed before anyone
+is told."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from kingdomkit.core.registry import make_game
 from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, RefusedError, Seat
-from kingdomkit.server.models import ActionRow, SeatRow, TableRow
+from kingdomkit.server.models import ActionRow, ChatRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
 from kingdomkit.server.setups import title, variant_names
 
@@ -254,3 +255,23 @@ class Store:
         """Tables to resume after a restart."""
         with self._session() as session:
             return list(session.scalars(select(TableRow.id).where(TableRow.status != FINISHED)))
+
+    def say(self, table_id: str, seat: int | None, author: str, name: str, text: str) -> ChatRow:
+        """Store a chat message of the table; the row, with its number and time."""
+        with self._session() as session, session.begin():
+            row = ChatRow(table_id=table_id, seat=seat, author=author, name=name, text=text)
+            session.add(row)
+            session.flush()
+            session.refresh(row)  # the time the database gave it
+            return row
+
+    def chat(self, table_id: str, limit: int) -> list[ChatRow]:
+        """The table's last `limit` chat messages, oldest first."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(ChatRow)
+                .where(ChatRow.table_id == table_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            )
+            return list(rows)[::-1]

@@ -1,6 +1,6 @@
 // kingdomkit's browser client: a table, over the HTTP API and one WebSocket per table (the
-// lobby is lobby.js; the accounts, clock, hints, score pad, replay, review and dominoes are in
-// panels/). The server is authoritative: this page only shows views and sends action ids with
+// lobby is lobby.js; the accounts, clock, hints, score pad, replay, review, dominoes, chat and
+// the page's settings with the turn signals are in panels/). The server is authoritative: this page only shows views and sends action ids with
 // the version they were chosen in.
 "use strict";
 
@@ -38,13 +38,13 @@ function myTurn() {
 }
 
 function describe() {
-  const names = view.names || { game: view.game, variants: [] }; // the printed names
-  return `${names.game}${names.variants.length ? ` (${names.variants.join(", ")})` : ""} — ${view.status}`;
+  const names = view.names || { game: KKP.signals.gameName(view), variants: [] }; // the printed names
+  return `${names.game}${names.variants.length ? ` (${names.variants.join(", ")})` : ""} — ${view.status === "open" ? "waiting for players" : view.status}`;
 }
 
 function turnText() {
-  if (view.status === "finished") return "The game is over.";
-  if (view.status === "open") return "Waiting for every seat to be taken.";
+  if (view.status === "finished") return KKP.replay.frame() ? "Replay: the board and the scores as they were then." : "The game is over.";
+  if (view.status === "open") return waitingText();
   const toAct = view.to_act;
   if (toAct === null || toAct === undefined) return "";
   if (toAct === view.you) return standIn() ? `A bot (${standIn()}) is playing your turn.` : "Your turn.";
@@ -58,11 +58,13 @@ function render() {
     view.hints ? el("span", { class: "badge", text: "hints" }) : null,
   ].filter(Boolean));
   $("turn").textContent = turnText();
+  KKP.signals.turn(view, myTurn());
   $("invitations").hidden = view.status !== "open" || !$("invitation-list").children.length;
   KKP.clock.update(view, nameOf);
   renderSeats();
   renderMoves();
   renderFinish();
+  dropStaleMove();
   drawShown();
 }
 
@@ -78,6 +80,7 @@ function seatControls(seat) {
     return mine ? el("button", { type: "button", class: "small", "data-key": `back:${i}`, text: "Take my seat back", onclick: () => takeBack(i) }) : null;
   }
   if (view.you === null || view.you === undefined) return null; // spectators cannot
+  if (!mine && !hasLeft(i)) return null; // a bot may play for them only once they have left
   const menu = el("details", { class: "seat-menu" });
   menu.open = seatMenus.open === i;
   menu.addEventListener("toggle", () => {
@@ -101,11 +104,10 @@ function renderSeats() {
   const list = $("seat-list");
   const focus = KK.focusedKey(list);
   const drawer = KK.boards[view.game];
-  const unit = view.score_unit || "points";
   if (seatRows.length !== view.seats.length) {
     seatRows = view.seats.map(() => {
       const row = { item: el("li"), chip: el("span", { class: "kk-chip" }), name: el("span", { class: "seat-name" }),
-        score: el("span", { class: "seat-score", title: `${unit} as things stand` }), tags: el("span", { class: "seat-tags" }),
+        score: el("span", { class: "seat-score" }), tags: el("span", { class: "seat-tags" }),
         controls: el("span", { class: "seat-controls" }), key: null };
       row.item.append(row.chip, row.name, row.score, row.tags, row.controls);
       return row;
@@ -115,10 +117,7 @@ function renderSeats() {
   for (const seat of view.seats) {
     const row = seatRows[seat.index];
     row.chip.style.background = drawer && drawer.colour ? drawer.colour(view, seat.index) : "transparent";
-    row.name.textContent = `Seat ${seat.index + 1}: ${seatName(seat)}`;
-    const score = view.scores && view.status !== "open" ? view.scores[seat.index] : null;
-    row.score.textContent = score === null || score === undefined ? "" : `${score} ${unit}`;
-    row.score.hidden = score === null || score === undefined;
+    row.name.replaceChildren(el("span", { class: "seat-number", text: `Seat ${seat.index + 1}: ` }), seatName(seat));
     const tags = [];
     if (seat.stand_in) tags.push(el("span", { class: "badge badge-bot", title: "a bot plays this seat for its holder", text: `${seat.stand_in} bot plays` }));
     const used = KKP.clock.used(view, seat);
@@ -126,13 +125,47 @@ function renderSeats() {
     row.tags.replaceChildren(...tags);
     row.item.classList.toggle("you", seat.index === view.you);
     row.item.classList.toggle("to-act", seat.index === view.to_act && view.status === "running");
-    const key = JSON.stringify([view.status, view.you, seat.taken, seat.stand_in, seat.kind, seat.name]);
+    const key = JSON.stringify([view.status, view.you, seat.taken, seat.stand_in, seat.kind, seat.name, hasLeft(seat.index)]);
     if (row.key !== key) {
       row.key = key;
       row.controls.replaceChildren(...[seatControls(seat)].filter(Boolean));
     }
   }
+  showScores(shownView());
   KK.restoreFocus(list, focus);
+}
+
+/** Each seat's score as things stand in `shown` (the live view, or the replay's step). */
+function showScores(shown) {
+  const unit = view.score_unit || "points";
+  for (const seat of view.seats) {
+    const row = seatRows[seat.index];
+    if (!row) continue;
+    const score = shown.scores && view.status !== "open" ? shown.scores[seat.index] : null;
+    row.score.textContent = score === null || score === undefined ? "" : `${score} ${unit}`;
+    row.score.hidden = score === null || score === undefined;
+    row.score.title = shown.replay ? `${unit} at this step of the replay` : `${unit} as things stand`;
+  }
+}
+
+/** Has the person at seat `index` left the table (no page of theirs open)? Only then may
+ * another seated person let a bot play for them (the server's rule). */
+function hasLeft(index) {
+  const seat = view.seats[index];
+  return Boolean(seat && seat.kind === "human" && seat.taken && Array.isArray(view.here) && !view.here.includes(index));
+}
+
+/** Who the open table waits for, and what to do about it. */
+function waitingText() {
+  const free = view.seats.filter((seat) => seat.kind === "human" && !seat.taken).map((seat) => seat.index + 1);
+  if (!free.length) return "The game is starting.";
+  const seats = free.length === 1 ? `seat ${free[0]}` : `seats ${free.slice(0, -1).join(", ")} and ${free.at(-1)}`;
+  if (view.you === null || view.you === undefined) {
+    return invitation ? `You are invited: type your name at the top to take your seat.` : `Waiting for players to take ${seats}: take a free seat to play.`;
+  }
+  const links = $("invitation-list").children.length;
+  const who = free.length === 1 ? "a second player" : "more players";
+  return `Waiting for ${free.length === 1 ? "someone" : who} to take ${seats}${links ? ` — send ${free.length === 1 ? "them the invitation link" : "them their invitation links"} below.` : "."}`;
 }
 
 async function putBot(index, level) {
@@ -160,6 +193,7 @@ function renderMoves() {
   const mine = myTurn();
   $("your-move").hidden = !mine;
   KKP.hints.update(view, mine);
+  showQuickHint();
   const legal = $("legal");
   legal.replaceChildren();
   const filter = $("filter").value.trim().toLowerCase();
@@ -197,7 +231,30 @@ function renderFinish() {
 
 // -- the drawn board --------------------------------------------------------------------------
 function setPrompt(message) {
-  $("prompt").textContent = message || "";
+  $("prompt").textContent = forTouch(message || "");
+}
+
+/** Is this a touch screen (no keys to mention)? */
+function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
+/** `text` without its keyboard shortcuts on a touch screen: "turn it (R), place it (tap it
+ * again or Enter)" becomes "turn it, place it (tap it again)". */
+function forTouch(text) {
+  if (!touchScreen()) return text;
+  return text
+    .replace(/\s+or (?:press )?(?:Enter|Space|Esc|Escape)\b/g, "")
+    .replace(/\s*\((?:press )?(?:[A-Z]|Enter|Esc|Escape|Space|Home|End|[←→↑↓]|arrow keys)\)/g, "")
+    .replace(/\b(?:Enter|Esc|Escape) (?:plays|places|cancels)[^,.;)]*/g, "")
+    .replace(/\s+([,.;)])/g, "$1");
+}
+
+/** The board's buttons without their keyboard shortcuts on a touch screen. */
+function untouchTools(root) {
+  if (!touchScreen()) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) node.textContent = forTouch(node.textContent);
 }
 
 /** What the board shows: a replay frame, or the live view (without moves while a bot plays
@@ -206,11 +263,14 @@ function shownView() {
   const frame = KKP.replay.frame();
   if (frame) return frame;
   if (standIn() && view.legal.length) return { ...view, legal: [] };
+  if (view.status === "open") return { ...view, to_act: null }; // nobody plays before every seat is taken
   return view;
 }
 
 function drawShown() {
   const shown = shownView();
+  showScores(shown);
+  $("turn").textContent = turnText();
   $("board").textContent = shown.board;
   drawBoard(shown);
   KKP.dominoes.update(shown, parts);
@@ -252,6 +312,7 @@ function drawBoard(shown = shownView()) {
       ui.keys = null;
     }
   }
+  untouchTools(tools);
   drawn.hidden = !drew;
   $("board").hidden = drew;
   if (drew) { KK.restoreFocus(drawn, focus); KK.restoreFocus(tools, focus); }
@@ -270,7 +331,49 @@ function keys(event) {
 
 let sent = null; // the version an action was sent in: a second click before the answer is dropped
 
+let pending = null; // {action, version} of a move waiting for its confirmation
+
+/** Play `action`: at once, or, with "confirm each move" on, once confirmed. */
 function act(action) {
+  if (KKP.signals.confirming() && !(pending && pending.confirmed && pending.action === action)) {
+    askConfirm(action);
+    return;
+  }
+  pending = null;
+  $("confirm-move").hidden = true;
+  send(action);
+}
+
+/** Show the chosen move with Confirm and Undo; nothing is sent before Confirm. */
+function askConfirm(action) {
+  if (sent === view.version) return;
+  const move = view.legal.find((a) => a.id === action);
+  if (!move) return;
+  pending = { action, version: view.version };
+  $("confirm-label").textContent = forTouch(`Your move: ${move.label}. Play it?`);
+  $("confirm-move").hidden = false;
+  $("confirm-yes").focus({ preventScroll: true });
+}
+
+function confirmMove() {
+  if (!pending || pending.version !== view.version) { undoMove(); return; }
+  pending.confirmed = true;
+  act(pending.action);
+}
+
+function undoMove() {
+  pending = null;
+  $("confirm-move").hidden = true;
+  ui = {}; // the board's choice in progress goes too
+  drawBoard();
+}
+
+/** A move waiting for confirmation is forgotten when the table moves on. */
+function dropStaleMove() {
+  if (pending && pending.version !== view.version) { pending = null; $("confirm-move").hidden = true; }
+}
+
+function send(action) {
   if (sent === view.version) return;
   sent = view.version;
   showError("");
@@ -288,20 +391,54 @@ async function join(seat) {
   const name = $("me-name").value.trim();
   if (!name) {
     // A seat is taken under a name: ask for one, and join as soon as it is given.
-    showError(invitation ? "You are invited to this table: type your name in “Your name” above to take your seat." : "Type your name in “Your name” above first.");
-    $("me-name").focus();
+    askName(invitation ? "You are invited to this table: type your name here to take your seat." : "Type your name here to take the seat.");
     return;
   }
+  if (joining) return;
+  joining = true;
   try {
     const body = { name };
     if (invitation) body.token = invitation; else body.seat = seat;
     const joined = await api("POST", `/api/tables/${tableId}/join`, body);
     view = joined.view; render(); // the table's socket (opened by showTable) hears of the seat too
-  } catch (e) { showError(e.message); }
+    askName("");
+    KKP.chat.load(); // seated: you may write
+  } catch (e) { showError(e.message); } finally { joining = false; }
+}
+
+let joining = false; // a join under way
+
+/** Ask for a name beside the name field (an instruction, not an error); "" hides it. */
+function askName(message) {
+  const box = $("name-ask");
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) $("me-name").focus();
+}
+
+let typing = null; // the wait after the last key typed in the name field
+
+/** An invitation is taken up as soon as a name is typed (a moment after the last key), not
+ * only on Enter or leaving the field. */
+function nameTyped() {
+  clearTimeout(typing);
+  if (!invited()) return;
+  typing = setTimeout(() => {
+    if (invited() && $("me-name").value.trim()) join(null);
+  }, 600);
 }
 
 async function refresh() {
   try { view = await api("GET", `/api/tables/${tableId}`); sent = null; render(); } catch (e) { showError(e.message); }
+}
+
+/** The page of a table that does not exist (or cannot be shown here): said plainly, with
+ * the way back to the lobby. */
+function showMissing(error) {
+  $("table").hidden = true;
+  $("missing").hidden = false;
+  document.title = "No such table — kingdomkit";
+  if (error.status !== 404) $("missing-why").textContent = error.message;
 }
 
 function connect() {
@@ -309,10 +446,14 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const mine = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
   socket = mine;
-  mine.onopen = () => { retry = 500; sent = null; if ($("error").textContent.startsWith("Connection lost")) showError(""); };
+  mine.onopen = () => {
+    retry = 500; sent = null;
+    if ($("error").textContent.startsWith("Connection lost")) { showError(""); KKP.chat.load(); } // what was said meanwhile
+  };
   mine.onmessage = (event) => {
     const message = parseJSON(event.data);
     if (message.type === "view") { view = message.view; render(); }
+    else if (message.type === "chat") KKP.chat.add(message.message);
     else if (message.type === "error") { sent = null; showError(sentence(message.detail)); refresh(); }
   };
   mine.onclose = (event) => {
@@ -329,13 +470,19 @@ function connect() {
 
 async function showTable(id) {
   tableId = id;
+  try {
+    view = await api("GET", `/api/tables/${id}`);
+  } catch (e) {
+    if (e.status === 404 || e.status === 410) { showMissing(e); return; }
+    view = null;
+  }
   $("table").hidden = false;
   const saved = JSON.parse(sessionStorage.getItem(`invitations:${id}`) || "[]");
   if (saved.length) {
     $("invitations").hidden = false;
     for (const inv of saved) {
       const url = `${location.origin}/t/${id}?invite=${inv.token}`;
-      $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url })));
+      $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url }), copyButton(url)));
     }
   }
   try { parts = await api("GET", `/api/tables/${id}/components`); } catch (e) { parts = null; }
@@ -361,11 +508,57 @@ async function showTable(id) {
   KKP.log.init(id, () => { if (view) drawShown(); });
   KKP.replay.init(id, { draw: drawShown, live: () => view, seatName: nameOf, note: (step) => KKP.review.note(step) });
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
+  initTablePage(id);
   await refresh();
   if (invited()) await join(null);
   else if (view && KKP.rematch.kept(view)) { view = await KKP.rematch.takeKept(view); render(); }
   connect();
 }
+
+/** A button copying an invitation link (where the browser lets the page write the
+ * clipboard). */
+function copyButton(url) {
+  if (!navigator.clipboard) return null;
+  const button = el("button", { type: "button", class: "secondary small", text: "Copy" });
+  button.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(url); button.textContent = "Copied"; } catch (e) { button.textContent = "Select the link to copy it"; }
+  });
+  return button;
+}
+
+/** On a phone the status (the turn, the seats) stays on top of the screen, and the board's
+ * prompt and tools below it: the page says how tall the status is. */
+function stickBelowStatus() {
+  const status = document.querySelector("#table .status");
+  const note = () => $("table").style.setProperty("--status-h", `${status.offsetHeight}px`);
+  new ResizeObserver(note).observe(status);
+  note();
+}
+
+/** The hint button beside the board's tools (shown on narrow screens, where the hint box
+ * lies below the board): it asks the same analyst, whose best move the board stars. */
+function showQuickHint() {
+  const quick = $("hint-quick");
+  quick.hidden = $("hint-box").hidden;
+  quick.disabled = $("hint-button").disabled;
+  quick.textContent = quick.disabled ? "★ Thinking…" : "★ Hint";
+}
+
+/** The chat, the settings and the confirmation of moves (a table's page only). */
+function initTablePage(id) {
+  stickBelowStatus();
+  KKP.signals.init();
+  KKP.chat.init(id, { colour: (index) => {
+    const drawer = view && KK.boards[view.game];
+    return drawer && drawer.colour ? drawer.colour(view, index) : "transparent";
+  } });
+  $("confirm-yes").addEventListener("click", confirmMove);
+  $("confirm-undo").addEventListener("click", undoMove);
+  $("hint-quick").addEventListener("click", () => { $("hint-button").click(); showQuickHint(); });
+  if (touchScreen()) $("filter").placeholder = "type to filter the moves";
+}
+
+$("me-name").addEventListener("input", nameTyped);
 
 // The name is listened to from the start, so a name typed before the page has heard who you
 // are is saved, not lost; an invitation waiting for it is taken up then.
@@ -373,7 +566,9 @@ $("me-name").addEventListener("change", async () => {
   try {
     await api("POST", "/api/me", { name: $("me-name").value });
     showError("");
+    clearTimeout(typing);
     if (invited()) await join(null);
+    else if (tableId) KKP.chat.load(); // named: a spectator may write
   } catch (e) { showError(e.message); }
 });
 

@@ -50,7 +50,8 @@
     const move = $("replay-move");
     move.replaceChildren();
     if (step >= steps) {
-      move.append(el("span", { class: "muted", text: "The game is over. ← steps back through it, Home goes to the start." }));
+      const touch = window.matchMedia("(pointer: coarse)").matches; // no keys to mention
+      move.append(el("span", { class: "muted", text: touch ? "The game is over. The buttons above step back through it." : "The game is over. ← steps back through it, Home goes to the start." }));
       return;
     }
     if (!f) { move.append(el("span", { class: "muted", text: "loading…" })); return; }
