@@ -19,12 +19,25 @@ Versions: 1, the first.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import Cell, Geometry
-from kingdomkit.games.kingdomino.state import UNCLAIMED
+from kingdomkit.games.kingdomino.records import breakdown_json
+from kingdomkit.games.kingdomino.state import (
+    CLAIM,
+    CLAIMS,
+    DRAW,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    UNCLAIMED,
+    KingdominoState,
+)
+
+if TYPE_CHECKING:
+    from kingdomkit.games.kingdomino.rules import Kingdomino
 
 VERSION = 1
 
@@ -146,3 +159,120 @@ def last_model(
     """What the latest decision did: the piece placed (as in `kingdom.pieces`), the domino
     discarded, the domino claimed (None when the position does not say which)."""
     return {"player": player, "placed": placed, "discarded": discarded, "claimed": claimed}
+
+
+# -- Kingdomino's model ------------------------------------------------------------------------
+def view_model(game: Kingdomino, state: KingdominoState) -> Json:
+    """The whole position (Kingdomino has no secrets: every seat sees the same)."""
+    geo, setup = game.geo, game.setup
+    phase = state.phase
+    acting: Json | None = None
+    if phase in (CLAIM, PLACE):
+        player = game.current_player(state)
+        placing = phase == PLACE
+        acting = {
+            "player": player,
+            "doing": "place" if placing else "claim",
+            "domino": domino_ref(state.placing[state.turn]) if placing else None,
+        }
+    if phase == OVER:
+        done, now = len(state.placing), None
+    elif phase == PLACE:
+        done, now = state.turn, state.turn
+    elif phase == CLAIM and state.placers:
+        done, now = state.turn + 1, None  # the king to claim has placed its domino
+    else:
+        done, now = 0, None
+    seen = {n for k in state.kingdoms for n, _, _ in k.placed}
+    seen.update(n for k in state.kingdoms for n in k.discarded)
+    seen.update(state.placing)
+    seen.update(state.line)
+    drawn = state.lines_drawn * setup.line_size + (len(state.line) if phase == DRAW else 0)
+    return {
+        "phase": PHASE_NAMES[phase],
+        "acting": acting,
+        "kingdoms": [kingdom_model(geo, k) for k in state.kingdoms],
+        "lines": lines_model(state.line, state.claims, state.placing, state.placers, done, now),
+        "lines_drawn": state.lines_drawn,
+        "lines_total": setup.lines,
+        "to_come": setup.lines * setup.line_size - drawn,
+        "unseen": [domino_ref(d.number) for d in DOMINOES if d.number not in seen],
+        "scores": [breakdown_json(game.breakdown(state, p)) for p in range(game.num_players)],
+        "dynasty": {
+            "game": state.game_number + 1,
+            "games": setup.games,
+            "past_scores": [list(scores) for scores in state.past_scores],
+        }
+        if setup.dynasty
+        else None,
+        "last": last_decision(game, state),
+    }
+
+
+def last_decision(game: Kingdomino, state: KingdominoState) -> Json | None:
+    """What the latest decision did, read from the position alone. Within a round the kings
+    place in line order, lowest number first (rulebook D1), so the latest placement of a
+    finished round is the highest-numbered domino placed in it."""
+    phase, turn = state.phase, state.turn
+    if phase == PLACE and turn > 0:
+        # The king before placed (or discarded) its domino, then claimed (if a new line).
+        player = state.placers[turn - 1]
+        return _placement(game, state, player, state.placing[turn - 1], state.line, state.claims)
+    if phase == CLAIM and state.placers:
+        player = state.placers[turn]
+        return _placement(game, state, player, state.placing[turn], (), ())
+    if phase == CLAIM and turn > 0:
+        # First round: the king before claimed.
+        player = state.order[turn - 1]
+        return last_model(player, claimed=_claim(state.line, state.claims, player))
+    if phase == CLAIM:
+        return None  # the first king of the game is to claim
+    if not any(k.placed or k.discarded for k in state.kingdoms):
+        if not state.placers:
+            return None  # nothing decided yet in this game
+        # Every king has claimed a domino of the first line, the last in shuffled order.
+        player = state.order[-1]
+        return last_model(player, claimed=_claim(state.placing, state.placers, player))
+    # A round has ended: its last placement is the highest number among the dominoes each
+    # player placed in it (their latest, one per king), followed by that king's claim.
+    kings = game.setup.kings // game.num_players
+    latest: list[tuple[int, int]] = []
+    for player, k in enumerate(state.kingdoms):
+        latest += [(number, player) for number, _, _ in k.placed[-kings:]]
+        latest += [(number, player) for number in k.discarded[-kings:]]
+    number, player = max(latest)
+    return _placement(game, state, player, number, state.placing, state.placers)
+
+
+def _placement(
+    game: Kingdomino,
+    state: KingdominoState,
+    player: int,
+    number: int,
+    line: Sequence[int],
+    owners: Sequence[int],
+) -> Json:
+    kingdom = state.kingdoms[player]
+    claimed = _claim(line, owners, player) if line else None
+    for placed, cell1, cell2 in kingdom.placed:
+        if placed == number:
+            piece = piece_model(game.geo, number, cell1, cell2)
+            return last_model(player, placed=piece, claimed=claimed)
+    return last_model(player, discarded=domino_ref(number), claimed=claimed)
+
+
+def _claim(line: Sequence[int], owners: Sequence[int], player: int) -> Json | None:
+    """The player's claim on `line`, when they have only one there (else it cannot tell)."""
+    mine = [number for number, owner in zip(line, owners, strict=False) if owner == player]
+    return domino_ref(mine[0]) if len(mine) == 1 else None
+
+
+def move_model(game: Kingdomino, state: KingdominoState, action: int) -> Json:
+    """A legal action as the board offers it: claim a slot, place (a piece), or discard."""
+    if state.phase == CLAIM:
+        return {"kind": "claim", **domino_ref(state.line[action]), "slot": action}
+    number = state.placing[state.turn]
+    if action == game.discard_action:
+        return {"kind": "discard", **domino_ref(number)}
+    cell1, cell2 = kd.decode_placement(game.geo, action - CLAIMS)
+    return {"kind": "place", **piece_model(game.geo, number, cell1, cell2)}
