@@ -116,6 +116,17 @@ def kingdom_model(
     }
 
 
+def faces_model(
+    number: int, terrains: Sequence[str] = TERRAINS, domino: DominoOf = _kingdomino_domino
+) -> list[Json]:
+    """A domino's two squares as printed (square 1 first), where it lies not said."""
+    d = domino(number)
+    return [
+        {"terrain": terrains[d.terrain1], "crowns": d.crowns1},
+        {"terrain": terrains[d.terrain2], "crowns": d.crowns2},
+    ]
+
+
 def lines_model(
     line: Sequence[int],
     claims: Sequence[int],
@@ -123,6 +134,8 @@ def lines_model(
     placers: Sequence[int],
     done: int,
     acting: int | None,
+    terrains: Sequence[str] = TERRAINS,
+    domino: DominoOf = _kingdomino_domino,
     name: NameOf = _kingdomino_name,
     unclaimed: int = UNCLAIMED,
 ) -> Json:
@@ -133,6 +146,7 @@ def lines_model(
         "placing": [
             {
                 **domino_ref(number, name),
+                "squares": faces_model(number, terrains, domino),
                 "king": player,
                 "done": i < done,
                 "acting": i == acting,
@@ -142,6 +156,7 @@ def lines_model(
         "new": [
             {
                 **domino_ref(number, name),
+                "squares": faces_model(number, terrains, domino),
                 "slot": slot,
                 "king": None if owner == unclaimed else owner,
             }
