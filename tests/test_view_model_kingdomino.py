@@ -32,6 +32,12 @@ def face(terrain: str, crowns: int = 0) -> dict[str, Any]:
     return {"terrain": terrain, "crowns": crowns}
 
 
+def free(number: int, terrain: str, slot: int) -> dict[str, Any]:
+    """A free slot of the new line holding a domino of two like squares without crowns."""
+    squares = [face(terrain), face(terrain)]
+    return {"domino": number, "label": str(number), "squares": squares, "slot": slot, "king": None}
+
+
 def two_players() -> tuple[Kingdomino, KingdominoState]:
     """2 players: line 1-4, kings in order 0, 1, 0, 1; they claim 4, 1, 2, 3; line 41-44."""
     game = Kingdomino({"players": 2})
@@ -52,10 +58,10 @@ def test_the_first_claim_of_a_game() -> None:
     assert found["lines"] == {
         "placing": [],
         "new": [
-            {"domino": 1, "label": "1", "squares": [face("wheat"), face("wheat")], "slot": 0, "king": None},
-            {"domino": 2, "label": "2", "squares": [face("wheat"), face("wheat")], "slot": 1, "king": None},
-            {"domino": 3, "label": "3", "squares": [face("forest"), face("forest")], "slot": 2, "king": None},
-            {"domino": 4, "label": "4", "squares": [face("forest"), face("forest")], "slot": 3, "king": None},
+            free(1, "wheat", 0),
+            free(2, "wheat", 1),
+            free(3, "forest", 2),
+            free(4, "forest", 3),
         ],
     }
     assert found["kingdoms"][0] == {
@@ -77,7 +83,8 @@ def test_a_placement_then_its_claim() -> None:
     before = model(game, state)
     # Seat 1 holds two claims on the line being placed: which was the later cannot be told.
     assert before["last"] == {"player": 1, "placed": None, "discarded": None, "claimed": None}
-    assert before["acting"] == {"player": 1, "doing": "place", "domino": {"domino": 1, "label": "1"}}
+    one = {"domino": 1, "label": "1"}
+    assert before["acting"] == {"player": 1, "doing": "place", "domino": one}
     assert before["to_come"] == 16
 
     place = game.placement_action(state, (1, 0), (2, 0))
@@ -88,8 +95,10 @@ def test_a_placement_then_its_claim() -> None:
     assert found["phase"] == "claim"
     assert found["last"] == {"player": 1, "placed": piece, "discarded": None, "claimed": None}
     assert found["kingdoms"][1]["pieces"] == [piece]
-    assert found["kingdoms"][1]["frame"] == {"size": 5, "min_x": 0, "max_x": 2, "min_y": 0, "max_y": 0}
-    assert [(i["domino"], i["king"], i["done"], i["acting"]) for i in found["lines"]["placing"]] == [
+    frame = {"size": 5, "min_x": 0, "max_x": 2, "min_y": 0, "max_y": 0}
+    assert found["kingdoms"][1]["frame"] == frame
+    placing = found["lines"]["placing"]
+    assert [(i["domino"], i["king"], i["done"], i["acting"]) for i in placing] == [
         (1, 1, True, False),
         (2, 0, False, False),
         (3, 1, False, False),
