@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, sync_playwright
 
 from serving import ServeProcess
 from test_browser import chromium
 
 STEP_TIMEOUT = 60_000  # ms for the page to show the next version
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +115,10 @@ def check_just_placed(page: Page) -> None:
               `#drawn [data-piece="${last.player}:${last.placed.domino}"]`);
             const ring = document.querySelector('#drawn .kk-recent');
             if (!piece || !ring || piece.ownerSVGElement !== ring.ownerSVGElement) return false;
-            const p = piece.getBoundingClientRect(), r = ring.getBoundingClientRect();
-            return r.left <= p.left && r.top <= p.top && r.right >= p.right && r.bottom >= p.bottom;
+            // In the drawing's own units: an animation may be moving the piece on screen.
+            const p = piece.getBBox(), r = ring.getBBox();
+            return r.x <= p.x && r.y <= p.y && r.x + r.width >= p.x + p.width &&
+              r.y + r.height >= p.y + p.height;
         }""",
         last,
     )
@@ -127,7 +129,13 @@ def play_one_by_pointer(page: Page, touch: bool) -> None:
     """Ann's decision, made on the board: claim the first free domino, or choose the first
     highlighted square, then the domino shown there."""
     version = page.evaluate("() => view.version")
-    press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
+
+    def press(where: Locator) -> None:
+        if touch:
+            where.tap()
+        else:
+            where.click()
+
     claim = page.locator('#drawn [data-line^="line:"].kk-hot')
     if claim.count():
         press(claim.first)
@@ -166,7 +174,7 @@ def play_a_game(page: Page, touch: bool) -> int:
     ids=["2p-1280", "4p-390", "2p-390", "4p-1280"],
 )
 def test_a_game_against_bots_played_on_the_board(
-    browser: Browser, server: ServeProcess, players: int, viewport: dict[str, int], touch: bool
+    browser: Browser, server: ServeProcess, players: int, viewport: ViewportSize, touch: bool
 ) -> None:
     context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
     page = context.new_page()
@@ -194,9 +202,8 @@ def test_a_bots_move_is_animated_and_a_click_meanwhile_is_kept(
     while not caught and wait_turn(page):
         # Ann moves; the bot answers; catch its animation while it is Ann's turn again.
         play_one_by_pointer(page, touch=False)
-        page.wait_for_function(
-            f"() => view.status !== 'running' || ({ANIMATING[6:]})", polling="raf", timeout=STEP_TIMEOUT
-        )
+        either = f"() => view.status !== 'running' || ({ANIMATING[6:]})"
+        page.wait_for_function(either, polling="raf", timeout=STEP_TIMEOUT)
         if not page.evaluate(ANIMATING) or not page.evaluate("() => view.legal.length > 0"):
             continue
         version = page.evaluate("() => view.version")
@@ -213,6 +220,9 @@ def test_a_bots_move_is_animated_and_a_click_meanwhile_is_kept(
     assert not errors.seen, errors.seen
 
 
+FOCUSED = "() => [document.activeElement.dataset.x, document.activeElement.dataset.y]"
+
+
 def test_a_placement_by_keyboard_only(browser: Browser, server: ServeProcess) -> None:
     page = browser.new_page(viewport=DESKTOP)
     errors = Errors(page)
@@ -225,7 +235,7 @@ def test_a_placement_by_keyboard_only(browser: Browser, server: ServeProcess) ->
         if page.evaluate("() => Boolean(document.activeElement.closest('.kk-target'))"):
             break
         page.keyboard.press("Tab")
-    at = page.evaluate("() => [document.activeElement.dataset.x, document.activeElement.dataset.y]")
+    at = page.evaluate(FOCUSED)
     assert at[0] is not None, "Tab never reached a square of the kingdom"
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
@@ -233,13 +243,15 @@ def test_a_placement_by_keyboard_only(browser: Browser, server: ServeProcess) ->
     assert "Enter" in page.inner_text("#prompt")
     # Arrow keys go in space order: each step to a square further that way.
     targets = page.evaluate(
-        "() => [...document.querySelectorAll('#drawn .kk-target')].map((n) => [+n.dataset.x, +n.dataset.y])"
+        "() => [...document.querySelectorAll('#drawn .kk-target')]"
+        ".map((n) => [+n.dataset.x, +n.dataset.y])"
     )
-    for key, axis, sign in (("ArrowRight", 0, 1), ("ArrowLeft", 0, -1), ("ArrowDown", 1, 1), ("ArrowUp", 1, -1)):
+    steps = (("ArrowRight", 0, 1), ("ArrowLeft", 0, -1), ("ArrowDown", 1, 1), ("ArrowUp", 1, -1))
+    for key, axis, sign in steps:
         before = [int(v) for v in at]
         further = [t for t in targets if (t[axis] - before[axis]) * sign > 0]
         page.keyboard.press(key)
-        at = page.evaluate("() => [document.activeElement.dataset.x, document.activeElement.dataset.y]")
+        at = page.evaluate(FOCUSED)
         now = [int(v) for v in at]
         if further:
             assert (now[axis] - before[axis]) * sign > 0, (key, before, now)
@@ -250,6 +262,7 @@ def test_a_placement_by_keyboard_only(browser: Browser, server: ServeProcess) ->
     page.wait_for_function("() => document.querySelector('#drawn .kk-ghost') !== null")
     page.keyboard.press("Enter")  # place it
     page.wait_for_function("v => view.version > v", arg=version, timeout=STEP_TIMEOUT)
-    page.wait_for_function("() => document.activeElement.closest('#drawn') !== null", timeout=STEP_TIMEOUT)
+    in_board = "() => document.activeElement.closest('#drawn') !== null"
+    page.wait_for_function(in_board, timeout=STEP_TIMEOUT)
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
     assert not errors.seen, errors.seen
