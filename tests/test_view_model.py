@@ -68,7 +68,7 @@ def test_models_match_their_declaration(name: str, options: dict[str, Any]) -> N
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["properties"]["version"]["const"] == game.view_model_version
     models = jsonschema.Draft202012Validator(schema)
-    moves = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/move"})
+    moves = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/move"})
     for seed in range(GAMES_PER_CONFIGURATION):
         for state in positions(game, seed):
             for seat in [None, *range(game.num_players)]:

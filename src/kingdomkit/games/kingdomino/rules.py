@@ -43,7 +43,7 @@ from kingdomkit.core.protocol import (
     excerpt,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino import records, words
+from kingdomkit.games.kingdomino import records, view, words
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import (
     Geometry,
@@ -572,6 +572,22 @@ class Kingdomino(Game[KingdominoState]):
             ],
             "geometry": kd_geometry_json(self.geo),
         }
+
+    # -- the view model a browser draws (view.py, view_model.schema.json) ------------------
+    view_model_version = view.VERSION
+
+    def view_model(self, state: KingdominoState, seat: int | None) -> dict[str, Any]:
+        return view.view_model(self, state)
+
+    def move_model(self, state: KingdominoState, action: int) -> dict[str, Any]:
+        return view.move_model(self, state, action)
+
+    def last_model(
+        self, before: KingdominoState, action: int, after: KingdominoState
+    ) -> dict[str, Any] | None:
+        """The model's `last` when the server knows the decision (Game.last_model); the
+        model alone reads it from the position, which cannot always tell the claim."""
+        return view.last_decision_made(self, before, action, after)
 
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
         data = state._asdict()
