@@ -65,7 +65,7 @@ from kingdomkit.core.protocol import (
 )
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry, geometry_json
-from kingdomkit.games.queendomino import codec, records
+from kingdomkit.games.queendomino import codec, records, view
 from kingdomkit.games.queendomino import scoring as sc
 from kingdomkit.games.queendomino.buildings import Building, BuildingTable, load_buildings
 from kingdomkit.games.queendomino.dominoes import (
@@ -617,6 +617,20 @@ class Queendomino(Game[QueendominoState]):
     result = records.result
     record_body = records.record_body
     record_events = records.record_events
+
+    # -- the view model a browser draws (view.py, view_model.schema.json) -----------------
+    view_model_version = view.VERSION
+
+    def view_model(self, state: QueendominoState, seat: int | None) -> dict[str, Any]:
+        return view.view_model(self, state, seat)
+
+    def move_model(self, state: QueendominoState, action: int) -> dict[str, Any]:
+        return view.move_model(self, state, action)
+
+    def last_model(
+        self, before: QueendominoState, action: int, after: QueendominoState
+    ) -> dict[str, Any]:
+        return view.last_model(self, before, action, after)
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 2  # encoding.VERSION
