@@ -43,7 +43,7 @@ from kingdomkit.core.protocol import (
     excerpt,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino import records
+from kingdomkit.games.kingdomino import records, view
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import (
     Geometry,
@@ -567,6 +567,15 @@ class Kingdomino(Game[KingdominoState]):
             ],
             "geometry": kd_geometry_json(self.geo),
         }
+
+    # -- the view model a browser draws (view.py, view_model.schema.json) ------------------
+    view_model_version = view.VERSION
+
+    def view_model(self, state: KingdominoState, seat: int | None) -> dict[str, Any]:
+        return view.view_model(self, state)
+
+    def move_model(self, state: KingdominoState, action: int) -> dict[str, Any]:
+        return view.move_model(self, state, action)
 
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
         data = state._asdict()
