@@ -21,9 +21,13 @@ Versions: 1, the first.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from kingdomkit.games.queendomino.dominoes import DOMINOES
+from kingdomkit.games.kingdomino import view as shared
+from kingdomkit.games.kingdomino.dominoes import Domino
+from kingdomkit.games.queendomino import codec
+from kingdomkit.games.queendomino.dominoes import DOMINOES, TERRAINS
 from kingdomkit.games.queendomino.state import (
     BOARD,
     BUILD,
@@ -59,8 +63,19 @@ PHASES = {
 STEPS = {TAX: "tax", BUILD: "build", DRAGON: "dragon"}
 
 
-def _xy(game: Queendomino, cell: int) -> list[int]:
-    return list(game.geo.xy(cell))
+def _xy(game: Queendomino, cell: int) -> dict[str, int]:
+    x, y = game.geo.xy(cell)
+    return {"x": x, "y": y}
+
+
+# The shared shapes name dominoes as the kingdom code holds them: `Domino.number`, the id + 1
+# (Queendomino's kingdoms), or the id itself (its lines, hands and moves).
+def _held(number: int) -> Domino:
+    return DOMINOES[number - 1]
+
+
+def _by_id(ident: int) -> Domino:
+    return DOMINOES[ident]
 
 
 def _cells(bits: int) -> list[int]:
@@ -77,14 +92,22 @@ def _or_none(value: int) -> int | None:
 
 
 def kingdom_model(game: Queendomino, kingdom: Any) -> dict[str, Any]:
-    """The dominoes of a kingdom on their squares, and those discarded."""
-    return {
-        "placed": [
-            {"domino": number - 1, "cells": [_xy(game, c1), _xy(game, c2)]}
-            for number, c1, c2 in kingdom.placed
-        ],
-        "discarded": [number - 1 for number in kingdom.discarded],
-    }
+    """A realm's kingdom in the shared shape (Kingdomino's `kingdom_model`)."""
+    return shared.kingdom_model(
+        game.geo, kingdom, TERRAINS, _held, lambda number: _name(game, number - 1)
+    )
+
+
+def _name(game: Queendomino, ident: int) -> tuple[int, str]:
+    return ident, codec.domino_label(game, ident)
+
+
+def domino_ref(game: Queendomino, ident: int) -> dict[str, Any]:
+    return shared.domino_ref(ident, partial(_name, game))
+
+
+def piece_model(game: Queendomino, ident: int, cell1: int, cell2: int) -> dict[str, Any]:
+    return shared.piece_model(game.geo, ident, cell1, cell2, TERRAINS, _by_id, partial(_name, game))
 
 
 def view_model(game: Queendomino, state: QueendominoState, seat: int | None) -> dict[str, Any]:
@@ -127,14 +150,7 @@ def view_model(game: Queendomino, state: QueendominoState, seat: int | None) -> 
         "queen": _or_none(state.queen),
         "dragon": "cave" if state.dragon_ready else "away",
         "supply": {"knights": game.knight_supply(state), "towers": game.tower_supply(state)},
-        "placing": [
-            {"domino": d, "player": p, "done": _placed(state, i)}
-            for i, (d, p) in enumerate(zip(state.placing, state.placers, strict=True))
-        ],
-        "line": [
-            {"domino": d, "player": _or_none(p)}
-            for d, p in zip(state.line, state.claims, strict=False)
-        ],
+        "lines": _lines(game, state),
         "to_come": {
             "dominoes": state.deck.bit_count(),
             "lines": game.setup.lines - state.lines_drawn,
@@ -147,13 +163,29 @@ def _tile(game: Queendomino, index: int) -> str | None:
     return None if index == EMPTY else game.table[index].tile
 
 
-def _placed(state: QueendominoState, i: int) -> bool:
-    """Is the domino in slot `i` of the line being placed in its kingdom (or discarded)?"""
-    if state.phase == OVER:
-        return True
-    if state.phase in (DRAW, BOARD, ORDER) or not state.placers:
-        return False
-    return i < state.turn or (i == state.turn and state.phase != PLACE)
+def _lines(game: Queendomino, state: QueendominoState) -> dict[str, Any]:
+    """The line being placed and the new line, in the shared shape: a domino is done once
+    its king's turn is past the place step."""
+    phase = state.phase
+    if phase == OVER:
+        done, now = len(state.placing), None
+    elif phase == PLACE:
+        done, now = state.turn, state.turn
+    elif phase in (TAX, BUILD, SITE, DRAGON, CLAIM) and state.placers:
+        done, now = state.turn + 1, None
+    else:
+        done, now = 0, None
+    return shared.lines_model(
+        state.line,
+        state.claims,
+        state.placing,
+        state.placers,
+        done,
+        now,
+        TERRAINS,
+        _by_id,
+        partial(_name, game),
+    )
 
 
 def _turn(game: Queendomino, state: QueendominoState) -> dict[str, Any] | None:
@@ -164,15 +196,16 @@ def _turn(game: Queendomino, state: QueendominoState) -> dict[str, Any] | None:
     player = game.current_player(state)
     turn: dict[str, Any] = {"player": player, "realm": game.realm_of[player], "domino": None}
     if state.placers:
-        turn["domino"] = state.placing[state.turn]
-    if state.placers and state.phase != PLACE:
-        kingdom = state.realms[game.realm_of[player]].kingdom
-        if kingdom.placed and kingdom.placed[-1][0] - 1 == turn["domino"]:
-            _, c1, c2 = kingdom.placed[-1]
-            turn["cells"] = [_xy(game, c1), _xy(game, c2)]
-            turn["knights"] = [i + 1 for i in (0, 1) if state.knighted >> i & 1]
-        else:
-            turn["discarded"] = True
+        ident = state.placing[state.turn]
+        turn["domino"] = domino_ref(game, ident)
+        if state.phase != PLACE:
+            kingdom = state.realms[game.realm_of[player]].kingdom
+            if kingdom.placed and kingdom.placed[-1][0] - 1 == ident:
+                _, c1, c2 = kingdom.placed[-1]
+                turn["placed"] = piece_model(game, ident, c1, c2)
+                turn["knights"] = [i + 1 for i in (0, 1) if state.knighted >> i & 1]
+            else:
+                turn["discarded"] = True
     if state.phase == SITE:
         turn["building"] = state.board[state.chosen]
         turn["space"] = state.chosen
@@ -185,21 +218,21 @@ def move_model(game: Queendomino, state: QueendominoState, action: int) -> dict[
     if action == game.pass_action:
         return {"kind": "pass", "step": STEPS[phase]}
     if phase == CLAIM:
-        return {"kind": "claim", "slot": action, "domino": state.line[action]}
+        return {"kind": "claim", **domino_ref(game, state.line[action]), "slot": action}
     if phase == PLACE:
-        domino = state.placing[state.turn]
+        ident = state.placing[state.turn]
         if action == game.discard_action:
-            return {"kind": "discard", "domino": domino}
+            return {"kind": "discard", **domino_ref(game, ident)}
         code = action - PLACE_BASE
         cell1 = code % game.cells
         cell2 = cell1 + game.geo.deltas[code // game.cells]
-        return {"kind": "place", "domino": domino, "cells": [_xy(game, cell1), _xy(game, cell2)]}
+        return {"kind": "place", **piece_model(game, ident, cell1, cell2)}
     r = game.acting_realm(state)
     if phase == TAX:
         square = action - game.knight_base
         realm = state.realms[r]
-        _, cell1, cell2 = realm.kingdom.placed[-1]
-        domino = DOMINOES[realm.kingdom.placed[-1][0] - 1]
+        number, cell1, cell2 = realm.kingdom.placed[-1]
+        domino = _held(number)
         cell, terrain = (cell1, domino.terrain1) if square == 0 else (cell2, domino.terrain2)
         coins = game.tax(realm, realm.kingdom.terrains[terrain], cell)
         return {"kind": "knight", "square": square + 1, "cell": _xy(game, cell), "coins": coins}
@@ -252,5 +285,5 @@ def last_model(
     if after.top != before.top and after.top != EMPTY:
         last["turned_up"] = after.top
     if before.phase == CLAIM and after.line != before.line and after.line:
-        last["new_line"] = list(after.line)
+        last["new_line"] = [domino_ref(game, ident) for ident in after.line]
     return last
