@@ -4,6 +4,7 @@ Royal Wedding's deck sent as counts (docs/view-model.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema
@@ -133,14 +134,15 @@ def a_round() -> list[tuple[QueendominoState, int, QueendominoState]]:
     1 to 4; player 1 places 9 right of the castle, sends a knight, burns B07 and claims 1;
     player 0 places 30 left of it (the town outside), passes the tax and builds B09 there.
     Each decision with the position before it and the one after (draws made)."""
-    state, made = first_claim(), []
+    state = first_claim()
+    made: list[tuple[QueendominoState, int, QueendominoState]] = []
     for slot in (1, 0, 3, 2):
         before, state = state, GAME.apply(state, action(state, kind="claim", slot=slot))
         made.append((before, action(before, kind="claim", slot=slot), state))
     for domino in (0, 1, 2, 3):
         state = GAME.apply(state, domino)
     made[-1] = (made[-1][0], made[-1][1], state)
-    for choose in (
+    steps: list[Callable[[QueendominoState], int]] = [
         lambda s: placing(s, (1, 0), (2, 0)),
         lambda s: action(s, kind="knight", square=1),
         lambda s: action(s, kind="burn", space=5),
@@ -149,7 +151,8 @@ def a_round() -> list[tuple[QueendominoState, int, QueendominoState]]:
         lambda s: action(s, kind="pass"),
         lambda s: action(s, kind="build", space=0),
         lambda s: action(s, kind="site"),
-    ):
+    ]
+    for choose in steps:
         chosen = choose(state)
         before, state = state, GAME.apply(state, chosen)
         made.append((before, chosen, state))
