@@ -288,7 +288,8 @@
     let prompt = "";
 
     if (mine && q.phase === "place") {
-      const placer = kd.placer(ctx, placingDomino(q), m);
+      // (kingdom.js before its port to the model took a domino id)
+      const placer = kd.placer(ctx, kd.where ? placingDomino(q) : placingDomino(q).id, m);
       ({ hot, ghost, keys, suggest } = placer);
       onBackground = placer.cancel;
       prompt = placer.prompt;
