@@ -302,3 +302,13 @@ def test_the_royal_wedding_deck_is_sent_as_counts(options: dict[str, Any]) -> No
     assert [realm["players"] for realm in shown["realms"]] == [[0, 1], [2, 3], [4, 5]]
     assert [item["label"] for item in shown["lines"]["new"]] == [f"Q{n}" for n in range(1, 9)]
     assert shown["turn"] == {"player": game.current_player(state), "realm": 0, "domino": None}
+
+
+def test_the_box_says_what_the_table_lacks_and_how_to_load_yours() -> None:
+    box = GAME.components()
+    by_tile = {b["tile"]: b for b in box["buildings"]}
+    assert by_tile["B09"]["unknown"] == [] and by_tile["B09"]["verified"]
+    assert by_tile["B01"]["unknown"] == ["immediate"] and not by_tile["B01"]["verified"]
+    assert by_tile["B11"]["unknown"] == ["immediate", "ongoing"]
+    assert box["buildings_table"]["source"] == "shipped"
+    assert "--buildings FILE" in box["buildings_table"]["how_to_load"]

@@ -279,7 +279,7 @@
     const buildingName = (index) => (parts.buildings[index] ? parts.buildings[index].name : `building ${index}`);
     const moves = (kind) => legal.filter((a) => a.move && a.move.kind === kind);
     const passAction = moves("pass")[0];
-    const coarse = kd.coarse ? kd.coarse() : false;
+    const coarse = kd.coarse ? kd.coarse() : window.matchMedia("(pointer: coarse)").matches;
     const tap = coarse ? "tap" : "click";
 
     let hot = [], ghost = null, onBackground = null, keys = null, suggest = null;
