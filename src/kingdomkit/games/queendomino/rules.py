@@ -121,7 +121,7 @@ PREMIUM_TURNS = 4
 HOW_TO_LOAD = (
     "If you own Queendomino, copy the shipped table (queendomino_buildings.csv in the "
     "package's data), write in the effects printed on your tiles, and give it to a game "
-    "with --buildings FILE (kingdomkit play, score, replay, analyze)."
+    "with --buildings FILE (kingdomkit play, simulate, score, replay, analyze)."
 )
 
 
