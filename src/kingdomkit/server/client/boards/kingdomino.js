@@ -1,80 +1,112 @@
-// Kingdomino's board: the lines of dominoes with the kings on them, and every kingdom.
-// Your turn: tap a domino of the new line to claim it; to place, tap a highlighted square
-// (square 1 goes there), turn it with R, tap it again or press Enter to place it.
+// Kingdomino's board, drawn from the view model (docs/view-model.md, "Kingdomino"): the lines
+// of dominoes with the kings on them, and every kingdom. Your turn: choose a domino of the
+// new line to claim it; to place, choose a highlighted square (square 1 goes there), turn it,
+// choose it again to place it. Arrow keys move across a kingdom's squares.
 "use strict";
 
 (() => {
   const { html, kd } = KK;
-  const CLAIM = 2, PLACE = 3, OVER = 4; // the engine's phases (games/kingdomino/state.py)
+  const MODEL_VERSION = 1; // games/kingdomino/view.py VERSION
 
-  function crownCount(m, placed) {
-    let count = 0;
-    for (const [id] of placed) for (const [, c] of m.domino(id).squares) count += c;
-    return count;
-  }
+  /** Did the focus sit in the board before this drawing? Then it stays there after a move. */
+  let focusInBoard = false;
+  document.addEventListener("focusin", (event) => {
+    const board = document.getElementById("drawn");
+    focusInBoard = Boolean(board && board.contains(event.target));
+  });
 
   function render(ctx) {
     const { view } = ctx;
+    const model = view.model;
+    if (!model || model.version !== MODEL_VERSION) throw new Error(`Kingdomino view model ${model && model.version}, not ${MODEL_VERSION}`);
     const m = kd.model(ctx.parts);
-    const s = view.state;
-    const acting = s.phase === CLAIM || s.phase === PLACE;
+    const acting = model.acting;
     const mine = view.legal.length > 0;
     const colour = (p) => KK.playerColour(p);
     const seatLabel = (p) => ctx.seatName(p);
-    const placer = mine && s.phase === PLACE ? kd.placer(ctx, s.placing[s.turn], m) : null;
+    const placing = acting && acting.doing === "place" ? model.lines.placing.find((i) => i.acting) : null;
+    const placer = mine && placing ? kd.placer(ctx, placing, m) : null;
+    const tap = kd.coarse() ? "tap" : "click";
 
     // What to do now, in words, and the buttons that go with it.
     if (placer) {
       ctx.prompt(placer.prompt);
       ctx.tools.append(...placer.tools);
       ctx.ui.keys = placer.keys;
-    } else if (mine && s.phase === CLAIM) {
-      ctx.prompt("Claim a domino of the new line: tap it.");
-    } else if (acting && view.to_act !== null) {
-      ctx.prompt(s.phase === PLACE
-        ? `${seatLabel(view.to_act)} is placing domino ${m.domino(s.placing[s.turn]).label}.`
-        : `${seatLabel(view.to_act)} is choosing a domino.`);
+    } else if (mine && acting && acting.doing === "claim") {
+      ctx.prompt(kd.usingKeys() ? "Claim a domino of the new line: Tab to it, then Enter." : `Claim a domino of the new line: ${tap} it.`);
+    } else if (acting) {
+      ctx.prompt(acting.doing === "place"
+        ? `${seatLabel(acting.player)} is placing domino ${acting.domino.label}.`
+        : `${seatLabel(acting.player)} is choosing a domino.`);
     }
 
-    const items = kd.lineItems(s, { placePhase: PLACE, acting, over: s.phase === OVER, legal: view.legal, printed: (id) => id });
+    // The lines: the one being placed, and the new one with its claims.
+    const claims = new Map();
+    for (const action of view.legal) if (action.move && action.move.kind === "claim") claims.set(action.move.domino, action);
+    const over = model.phase === "over";
+    const items = {
+      placing: model.lines.placing.map((i) => ({
+        id: i.domino, label: i.label, squares: i.squares, player: i.king,
+        done: over || i.done, current: i.acting, inKingdom: i.done,
+      })),
+      line: model.lines.new.map((i) => ({
+        id: i.domino, label: i.label, squares: i.squares, player: i.king === null ? -1 : i.king,
+        claim: i.king === null ? claims.get(i.domino) || null : null,
+      })),
+    };
     const info = [];
-    if (s.past_scores.length) {
-      info.push(html("p", { class: "kk-note", text: `Dynasty: game ${s.game_number + 1} of 3; earlier games: ` +
-        s.past_scores.map((scores, g) => `game ${g + 1} ` + scores.map((v, p) => `${seatLabel(p)} ${v}`).join(", ")).join("; ") }));
+    if (model.dynasty && model.dynasty.past_scores.length) {
+      info.push(html("p", { class: "kk-note", text: `Dynasty: game ${model.dynasty.game} of ${model.dynasty.games}; earlier games: ` +
+        model.dynasty.past_scores.map((scores, g) => `game ${g + 1} ` + scores.map((v, p) => `${seatLabel(p)} ${v}`).join(", ")).join("; ") }));
     }
     const centre = html("div", { class: "kk-centre" });
     if (items.placing.length || items.line.length || info.length) {
       centre.append(html("div", { class: "kk-panel kk-lines-panel" },
         items.placing.length || items.line.length
-          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" })
+          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: items.placing.length ? "New line" : "First line" })
           : null,
         ...info));
     }
 
-    // A domino of the line being placed that is already in its kingdom is this round's news.
-    const recent = new Set(items.placing.filter((item) => item.inKingdom).map((item) => item.id));
+    // Just placed: the latest domino placed (the model's `last`).
+    const last = model.last && model.last.placed ? model.last : null;
     const cards = html("div", { class: "kk-cards" });
     for (const p of kd.seatOrder(view.seats.length, view.you)) {
-      const kingdom = s.kingdoms[p];
-      const last = kingdom.placed.find(([id]) => recent.has(id));
-      const own = placer && p === view.to_act;
-      const drawing = kd.kingdomSvg(m, { placed: kingdom.placed }, {
+      const kingdom = model.kingdoms[p];
+      const own = placer && acting.player === p;
+      const score = model.scores[p];
+      const drawing = kd.kingdomSvg(m, kingdom, {
         colour: colour(p),
+        player: p,
         label: `${seatLabel(p)}'s kingdom`,
-        recent: last ? [m.xy(last[1]), m.xy(last[2])] : null,
+        recent: last && last.player === p ? last.placed.squares.map((q) => [q.x, q.y]) : null,
         hot: own ? placer.hot : [],
         ghost: own ? placer.ghost : null,
         suggest: own ? placer.suggest : null,
         onBackground: own ? placer.cancel : null,
       });
-      const details = [html("span", { class: "kk-stat", title: "crowns" }, KK.icon("crown", null, 15), ` ${crownCount(m, kingdom.placed)}`)];
-      if (kingdom.discarded.length) details.push(html("span", { class: "kk-stat", text: `discarded ${kingdom.discarded.join(", ")}` }));
+      const details = [
+        html("span", { class: "kk-stat", title: "crowns" }, KK.icon("crown", null, 15), ` ${kingdom.crowns}`),
+        html("span", { class: "kk-stat", title: "points as things stand", text: `${score.total} pts` }),
+      ];
+      if (kingdom.discarded.length) details.push(html("span", { class: "kk-stat", text: `discarded ${kingdom.discarded.map((d) => d.label).join(", ")}` }));
       cards.append(kd.card({
         colour: colour(p), title: `Seat ${p + 1}: ${seatLabel(p)}`, details, drawing,
-        toAct: acting && view.to_act === p, mine: p === view.you,
+        toAct: Boolean(acting) && acting.player === p, mine: p === view.you,
       }));
     }
     ctx.root.append(html("div", { class: "kk-table kk-kingdomino" }, centre.children.length ? centre : null, cards));
+    kd.animate(ctx.root, model, { table: `${view.table}:${view.replay ? "replay" : "live"}`, you: view.you });
+
+    // After a move the focused square is gone: keep the focus in the board, on what acts now.
+    const hadFocus = focusInBoard;
+    queueMicrotask(() => {
+      const active = document.activeElement;
+      if (!hadFocus || (active && active !== document.body && document.contains(active))) return;
+      const next = ctx.root.querySelector(".kk-target.kk-selected, .kk-ghost, .kk-target, .kk-hot") || ctx.tools.querySelector("button");
+      if (next) next.focus({ preventScroll: true });
+    });
   }
 
   KK.boards.kingdomino = { render, colour: (view, seat) => KK.playerColour(seat) };

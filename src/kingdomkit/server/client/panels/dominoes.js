@@ -1,6 +1,7 @@
 // The dominoes list (Kingdomino and Queendomino): every domino of the game's box drawn small,
-// the squares and crowns of each terrain in the box, and which dominoes are still to come
-// (the state's `deck`: Kingdomino's bit n - 1 for domino n, Queendomino's bit i for id i).
+// the squares and crowns of each terrain in the box, and which dominoes are still to come.
+// From the view model where the game declares one (`to_come`, `unseen`); else from the
+// state's `deck` (Queendomino's bit i for id i, until its board reads its model).
 "use strict";
 
 (() => {
@@ -43,16 +44,26 @@
   /** Draw the panel for the shown view (a live view or a replay frame). */
   function update(view, parts) {
     const panel = $("dominoes");
-    const usable = parts && parts.dominoes && (view.game === "kingdomino" || view.game === "queendomino") && view.state && "deck" in view.state;
+    const model = view.model && "to_come" in view.model && "unseen" in view.model ? view.model : null;
+    const usable = parts && parts.dominoes && (view.game === "kingdomino" || view.game === "queendomino") &&
+      (model || (view.state && "deck" in view.state));
     panel.hidden = !usable;
     if (!usable) return;
-    const deck = bits(view.state.deck);
     const all = box(view, parts);
-    const coming = all.filter(({ bit }) => (deck >> bit) & 1n);
-    const draws = stillDrawn(view, all.length, all.length - coming.length);
-    $("dominoes-count").textContent = draws
-      ? `${draws.left} to come (from ${coming.length} unseen)`
-      : `${coming.length} of ${all.length} to come`;
+    let coming, deck;
+    if (model) {
+      const unseen = new Set(model.unseen.map((d) => d.domino));
+      coming = all.filter(({ d }) => unseen.has(d.id));
+      deck = [...unseen].join();
+    } else {
+      deck = bits(view.state.deck);
+      coming = all.filter(({ bit }) => (deck >> bit) & 1n);
+    }
+    const draws = model
+      ? (model.to_come < coming.length ? { used: null, left: model.to_come } : null)
+      : stillDrawn(view, all.length, all.length - coming.length);
+    const toCome = draws ? draws.left : coming.length;
+    $("dominoes-count").textContent = `${toCome} to come`;
     if (!panel.open) { drawn = null; return; }
     const key = `${view.table}:${deck}:${showAll}:${all.length}`;
     if (drawn === key) return;
@@ -60,7 +71,7 @@
     const m = KK.kd.model(parts);
     const body = $("dominoes-body");
     const note = draws
-      ? `This game uses ${draws.used} of the box's ${all.length} dominoes: ${draws.left} more will be drawn, from the ${coming.length} not seen yet (the others stay in the box).`
+      ? `${draws.left} more will be drawn. Not every domino of the box is used with this many players: they come from the ${coming.length} below, not seen yet (the rest stay in the box).`
       : `${coming.length} of the box's ${all.length} dominoes are still to be drawn; the ones in the lines are drawn already.`;
 
     // Squares and crowns of each terrain: in the box, and still to come.
@@ -84,7 +95,7 @@
         el("td", { class: "num", text: `${tally[t].crownsLeft} / ${tally[t].crowns}` })) : null)));
 
     const toggle = el("div", { class: "dl-toggle", role: "group", "aria-label": "which dominoes" },
-      el("button", { type: "button", "data-key": "dl:coming", class: `small ${showAll ? "secondary" : ""}`, "aria-pressed": String(!showAll), text: `to come (${coming.length})`, onclick: () => { showAll = false; update(view, parts); } }),
+      el("button", { type: "button", "data-key": "dl:coming", class: `small ${showAll ? "secondary" : ""}`, "aria-pressed": String(!showAll), text: draws ? `not seen yet (${coming.length})` : `to come (${coming.length})`, onclick: () => { showAll = false; update(view, parts); } }),
       el("button", { type: "button", "data-key": "dl:all", class: `small ${showAll ? "" : "secondary"}`, "aria-pressed": String(showAll), text: `the whole box (${all.length})`, onclick: () => { showAll = true; update(view, parts); } }));
     const grid = el("ul", { class: "dl-grid" });
     for (const { d } of showAll ? all : coming) {

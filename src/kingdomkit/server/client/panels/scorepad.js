@@ -103,8 +103,9 @@
   }
 
   /** Kingdomino's dynasty: each game's scores and the sum. */
-  function dynasty(result, state, names) {
-    const past = state.past_scores || [];
+  /** The dynasty game by game: `standing` holds `past_scores` (the view model's `dynasty`). */
+  function dynasty(result, standing, names) {
+    const past = standing.past_scores || [];
     const games = past.map((scores) => scores.slice());
     if (games.length < 3) games.push(result.scores.map((total, p) => total - past.reduce((a, s) => a + s[p], 0)));
     return el("table", { class: "pad pad-wide" },
@@ -187,7 +188,7 @@
       });
       box.append(pads);
     } else if (view.game === "kingdomino" && view.options.dynasty) {
-      box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.state, names));
+      box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.model && view.model.dynasty ? view.model.dynasty : view.state, names));
     } else if (view.game === "kingdoms") {
       box.append(el("p", { class: "pad-note", text: `Gold after ${plural(result.epochs, "epoch")}: at the end of each epoch, every castle earns its rank times the tiles of its row and column.` }));
       box.append(kingdomsSheets(view, names));
