@@ -110,14 +110,6 @@
     return root;
   }
 
-  /** The kingdom of a realm for kingdom.js: the model's pieces, and the same as cells for
-   * drawers that still read them. */
-  function kingdomOf(m, kingdom) {
-    const geo = m.geo;
-    const cell = (q) => (q.y + geo.reach) * geo.width + (q.x + geo.reach);
-    return { ...kingdom, placed: kingdom.pieces.map((p) => [p.domino, cell(p.squares[0]), cell(p.squares[1])]) };
-  }
-
   /** Buildings and knights of a realm, drawn over its kingdom (under the squares to tap). */
   function holdings(drawing, realm, parts, colour) {
     const layer = svg("g", { class: "kk-holdings" });
@@ -279,8 +271,7 @@
     const buildingName = (index) => (parts.buildings[index] ? parts.buildings[index].name : `building ${index}`);
     const moves = (kind) => legal.filter((a) => a.move && a.move.kind === kind);
     const passAction = moves("pass")[0];
-    const coarse = kd.coarse ? kd.coarse() : window.matchMedia("(pointer: coarse)").matches;
-    const tap = coarse ? "tap" : "click";
+    const tap = kd.coarse() ? "tap" : "click";
 
     let hot = [], ghost = null, onBackground = null, keys = null, suggest = null;
     const plan = { actions: new Map(), mode: null, verb: "", selected: null, onPick: () => {} };
@@ -288,8 +279,7 @@
     let prompt = "";
 
     if (mine && q.phase === "place") {
-      // (kingdom.js before its port to the model took a domino id)
-      const placer = kd.placer(ctx, kd.where ? placingDomino(q) : placingDomino(q).id, m);
+      const placer = kd.placer(ctx, placingDomino(q), m);
       ({ hot, ghost, keys, suggest } = placer);
       onBackground = placer.cancel;
       prompt = placer.prompt;
@@ -317,7 +307,7 @@
         const action = plan.actions.get(space);
         const name = buildingName(action.move.building);
         plan.selected = space;
-        hot = q.realms[myRealm].free_towns.map(({ x, y }) => ({ x, y, key: `site:${x},${y}`, label: `build the ${name} ${kd.where ? kd.where(x, y) : `at ${x},${y}`}`,
+        hot = q.realms[myRealm].free_towns.map(({ x, y }) => ({ x, y, key: `site:${x},${y}`, label: `build the ${name} ${kd.where(x, y)}`,
           onClick: () => { keep.site = { cell: `${x},${y}`, version: view.version + 1 }; ctx.act(action.id); } }));
         prompt = `Build the ${name}: ${tap} a free town square of your kingdom.`;
         tools.push(button("Choose the square next", () => ctx.act(action.id), { class: "kk-tool secondary", "data-key": "tool:later" }),
@@ -342,7 +332,7 @@
         const { x, y } = action.move.cell;
         const key = `${x},${y}`;
         if (keep.site && keep.site.version === view.version && keep.site.cell === key) planned = action;
-        hot.push({ x, y, key: `site:${key}`, label: `build the ${name} ${kd.where ? kd.where(x, y) : `at ${key}`}`, onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint });
+        hot.push({ x, y, key: `site:${key}`, label: `build the ${name} ${kd.where(x, y)}`, onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint });
       }
       prompt = `Where does the ${name} go? ${tap[0].toUpperCase()}${tap.slice(1)} a free town square.`;
       if (planned) {
@@ -406,7 +396,7 @@
       // The realm's latest domino of this round: the one to mark "just placed".
       const fresh = realm.kingdom.pieces.filter((p) => placingIds.has(p.domino)).pop();
       const own = r === myRealm;
-      const drawing = kd.kingdomSvg(m, kingdomOf(m, realm.kingdom), {
+      const drawing = kd.kingdomSvg(m, realm.kingdom, {
         colour: KK.playerColour(r),
         player: r,
         label: `the realm of ${realm.players.map(seatLabel).join(" and ")}`,
@@ -431,13 +421,17 @@
         toAct: acting && view.to_act !== null && realmOf(view.to_act) === r, mine: r === mineRealm,
       }));
     }
-    ctx.root.append(html("div", { class: "kk-table kk-queendomino" },
-      html("div", { class: "kk-centre kk-wide" }, board),
-      lines, cards));
-    if (kd.animate) {
-      // Kingdom.js's own moves (a domino sliding in, a king claiming), on the shared parts.
-      kd.animate(ctx.root, { kingdoms: q.realms.map((r) => r.kingdom), lines: q.lines }, { table: view.table, you: mineRealm });
+    // On a narrow screen, what your step acts on comes first, the prompt's buttons above it:
+    // the new line to claim from, your kingdom to place, tax or build on, or the Builders'
+    // Board to build from or burn.
+    const builders = html("div", { class: "kk-centre kk-wide" }, board);
+    if (mine && ctx.root.parentElement.clientWidth < 760) {
+      const first = { claim: lines, place: cards, tax: cards, site: cards, build: ui.build === undefined ? builders : cards, dragon: builders }[q.phase];
+      if (first) first.style.cssText = "order: -1";
     }
+    ctx.root.append(html("div", { class: "kk-table kk-queendomino" }, builders, lines, cards));
+    // Kingdom.js's own moves (a domino sliding in, a king claiming), on the shared parts.
+    kd.animate(ctx.root, { kingdoms: q.realms.map((r) => r.kingdom), lines: q.lines }, { table: view.table, you: mineRealm });
     const kept = moving.positions;
     moving.positions = positionsOf(ctx.root);
     animateLast(ctx.root, q, view, onScreen(ctx.root, kept));
