@@ -224,3 +224,34 @@ def test_a_discard_is_the_latest_decision() -> None:
             seen += 1
             continue
         state = game.apply(state, rng.choice(legal))
+
+
+def test_the_decision_itself_says_which_claim() -> None:
+    """With the decision known (Game.last_model, as the server passes it), the claim of a king
+    whose owner holds two is told, with the placement its king made just before."""
+    game, state = two_players()
+    place = game.placement_action(state, (1, 0), (2, 0))
+    placed = game.apply(state, place)
+    piece = {"domino": 1, "label": "1", "squares": [square(1, 0, "wheat"), square(2, 0, "wheat")]}
+    assert game.last_model(state, place, placed) == {
+        "player": 1,
+        "placed": piece,
+        "discarded": None,
+        "claimed": None,
+    }
+    claimed = game.apply(placed, 2)  # seat 1 claims domino 43
+    assert game.last_model(placed, 2, claimed) == {
+        "player": 1,
+        "placed": piece,
+        "discarded": None,
+        "claimed": {"domino": 43, "label": "43"},
+    }
+    first = Kingdomino({"players": 2})
+    start = draw(first, first.initial_state(), 1, 2, 3, 4)
+    start = first.apply(start, king_orders(2, 4).index((0, 1, 0, 1)))
+    assert first.last_model(start, 1, first.apply(start, 1)) == {
+        "player": 0,
+        "placed": None,
+        "discarded": None,
+        "claimed": {"domino": 2, "label": "2"},
+    }

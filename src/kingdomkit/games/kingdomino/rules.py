@@ -577,6 +577,13 @@ class Kingdomino(Game[KingdominoState]):
     def move_model(self, state: KingdominoState, action: int) -> dict[str, Any]:
         return view.move_model(self, state, action)
 
+    def last_model(
+        self, before: KingdominoState, action: int, after: KingdominoState
+    ) -> dict[str, Any] | None:
+        """The model's `last` when the server knows the decision (Game.last_model); the
+        model alone reads it from the position, which cannot always tell the claim."""
+        return view.last_decision_made(self, before, action, after)
+
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
         data = state._asdict()
         data["kingdoms"] = [

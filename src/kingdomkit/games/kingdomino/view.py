@@ -259,6 +259,28 @@ def last_decision(game: Kingdomino, state: KingdominoState) -> Json | None:
     return _placement(game, state, player, number, state.placing, state.placers)
 
 
+def last_decision_made(
+    game: Kingdomino, before: KingdominoState, action: int, after: KingdominoState
+) -> Json | None:
+    """What `action`, played in `before`, did, exactly (Game.last_model, when the server
+    knows the decision): a placement or discard; a claim, with the placement the same king
+    made just before it, so the just-placed mark stays on that domino while its king claims."""
+    if after.game_number != before.game_number or before.phase not in (CLAIM, PLACE):
+        return None  # a new game of a dynasty: nothing decided in it yet
+    player = game.current_player(before)
+    if before.phase == PLACE:
+        number = before.placing[before.turn]
+        if action == game.discard_action:
+            return last_model(player, discarded=domino_ref(number))
+        cell1, cell2 = kd.decode_placement(game.geo, action - CLAIMS)
+        return last_model(player, placed=piece_model(game.geo, number, cell1, cell2))
+    claimed = domino_ref(before.line[action])
+    if not before.placers:
+        return last_model(player, claimed=claimed)  # the first line: nothing placed before
+    made = _placement(game, before, player, before.placing[before.turn], (), ())
+    return {**made, "claimed": claimed}
+
+
 def _placement(
     game: Kingdomino,
     state: KingdominoState,

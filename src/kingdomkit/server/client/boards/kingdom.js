@@ -344,10 +344,20 @@
 
   /** Is the keyboard in use? The last input was a key, or (before any) a fine pointer. */
   let lastInput = null;
-  document.addEventListener("keydown", (event) => { if (event.key !== "Shift") lastInput = "key"; }, true);
+  let onKeys = null; // the board's redraw: its prompt names keys once a key is pressed
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Shift" || lastInput === "key") return;
+    const was = usingKeys();
+    lastInput = "key";
+    if (!was && onKeys) setTimeout(onKeys, 0); // after the key did its work (Tab moved the focus)
+  }, true);
   document.addEventListener("pointerdown", (event) => { lastInput = event.pointerType === "mouse" ? "mouse" : "touch"; }, true);
   function coarse() {
     return lastInput === "touch" || (lastInput === null && window.matchMedia("(pointer: coarse)").matches);
+  }
+  /** The function that redraws the board when the keyboard comes into use. */
+  function whenKeys(redraw) {
+    onKeys = redraw;
   }
   function usingKeys() {
     return lastInput === "key" || (lastInput === null && !coarse());
@@ -481,5 +491,5 @@
     }
   }
 
-  KK.kd = { U, model, where, animate, skipMotion, changes, usingKeys, coarse, square, dominoAt, kingdomSvg, linesSvg, placements, placer, lineItems, card, seatOrder, king };
+  KK.kd = { U, model, where, animate, skipMotion, changes, usingKeys, coarse, whenKeys, square, dominoAt, kingdomSvg, linesSvg, placements, placer, lineItems, card, seatOrder, king };
 })();

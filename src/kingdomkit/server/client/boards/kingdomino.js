@@ -27,6 +27,7 @@
     const placing = acting && acting.doing === "place" ? model.lines.placing.find((i) => i.acting) : null;
     const placer = mine && placing ? kd.placer(ctx, placing, m) : null;
     const tap = kd.coarse() ? "tap" : "click";
+    kd.whenKeys(ctx.redraw);
 
     // What to do now, in words, and the buttons that go with it.
     if (placer) {
