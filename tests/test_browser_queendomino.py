@@ -77,7 +77,7 @@ def play_by_pointing(page: Page, seen: dict[str, Any]) -> str:
     """Make the decision due on Ann's page by clicking the board (or its tools); wait for the
     next version. Returns what was done."""
     phase, version = seen["phase"], seen["version"]
-    did = phase
+    did = str(phase)
     if phase == "claim":
         click(page, "[data-key^='claim:']")
     elif phase == "place":
@@ -118,7 +118,7 @@ def check_unknown_marks(page: Page) -> None:
         "() => view.model.builders_board.filter((s) => s.tile).map((s) => s.tile)"
     )
     marks = page.locator("#drawn [data-unknown]")
-    tiles = [marks.nth(i).get_attribute("data-unknown") for i in range(marks.count())]
+    tiles = [marks.nth(i).get_attribute("data-unknown") or "" for i in range(marks.count())]
     assert sorted(tiles) == sorted(t for t in board if t in UNVERIFIED)
     for i in range(marks.count()):
         label = marks.nth(i).get_attribute("aria-label") or ""
