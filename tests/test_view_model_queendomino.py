@@ -117,7 +117,12 @@ def test_the_first_claim() -> None:
                 new(41, "42", 3, face("town"), face("lake")),
             ],
         },
-        "to_come": {"dominoes": 44, "lines": 11},
+        "lines_drawn": 1,
+        "lines_total": 12,
+        "to_come": 44,
+        "unseen": [
+            {"domino": d, "label": str(d + 1)} for d in range(48) if d not in (8, 29, 40, 41)
+        ],
         "turn": {"player": 0, "realm": 0, "domino": None},
     }
     assert GAME.view_model(state, None) == shown  # no secrets: a spectator sees the same
@@ -277,7 +282,7 @@ def test_a_build_and_its_square() -> None:
         (40, 0, False),
         (41, 1, False),
     ]
-    assert after["to_come"] == {"dominoes": 40, "lines": 10}
+    assert (after["lines_drawn"], after["to_come"], len(after["unseen"])) == (2, 40, 40)
 
 
 def test_the_server_sends_the_latest_decision_with_the_model() -> None:
@@ -298,7 +303,9 @@ def test_the_royal_wedding_deck_is_sent_as_counts(options: dict[str, Any]) -> No
     assert state.deck.bit_length() > 53  # the state's deck: beyond JavaScript's integers
     shown = game.view_model(state, 3)
     assert "deck" not in shown
-    assert shown["to_come"] == {"dominoes": 96 - 8, "lines": 11}
+    assert (shown["to_come"], shown["lines_drawn"], shown["lines_total"]) == (88, 1, 12)
+    assert [d["label"] for d in shown["unseen"]][7:10] == ["Q16", "Q17", "Q18"]
+    assert shown["unseen"][-1] == {"domino": 95, "label": "K48"}
     assert [realm["players"] for realm in shown["realms"]] == [[0, 1], [2, 3], [4, 5]]
     assert [item["label"] for item in shown["lines"]["new"]] == [f"Q{n}" for n in range(1, 9)]
     assert shown["turn"] == {"player": game.current_player(state), "realm": 0, "domino": None}

@@ -14,7 +14,7 @@ browser draws it, in the game's words, and each legal move as a board offers it.
 Squares are [x, y] from the castle, x to the right and y down. Buildings are named by their
 index in the game's table (`components()["buildings"]`) and their printed tile id; dominoes
 by their id in `components()["dominoes"]`. The Royal Wedding's deck (a 96-bit set in the
-state) is sent as counts only: what is still to come is hidden.
+state) is sent as a count and the list of the dominoes nobody has seen yet.
 
 Versions: 1, the first.
 """
@@ -151,10 +151,12 @@ def view_model(game: Queendomino, state: QueendominoState, seat: int | None) -> 
         "dragon": "cave" if state.dragon_ready else "away",
         "supply": {"knights": game.knight_supply(state), "towers": game.tower_supply(state)},
         "lines": _lines(game, state),
-        "to_come": {
-            "dominoes": state.deck.bit_count(),
-            "lines": game.setup.lines - state.lines_drawn,
-        },
+        "lines_drawn": state.lines_drawn,
+        "lines_total": game.setup.lines,
+        # Every line takes its dominoes from the deck, and every game uses whole boxes: the
+        # dominoes still to come are exactly those nobody has seen.
+        "to_come": state.deck.bit_count(),
+        "unseen": [domino_ref(game, ident) for ident in _cells(state.deck)],
         "turn": _turn(game, state),
     }
 

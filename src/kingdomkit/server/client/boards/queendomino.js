@@ -377,7 +377,7 @@
         html("span", { class: "kk-stat kk-muted", text: `${plural(q.pile + (q.top ? 1 : 0), "building")} in the pile` }),
         // The pile lies face up: everyone sees the next building to come (rulebook, Set up).
         top ? html("span", { class: "kk-stat kk-pile-top kk-top-tile", title: `the face-up top of the pile, the next building to come: ${effectText(top, parts.terrains)}` },
-          `Next: ${top.name} (${top.tile})`) : null),
+          `Next: ${top.tile} ${top.name}`) : null),
       buildersBoard(ctx, q, plan),
       explained ? html("p", { class: "kk-unknown-note", role: "note" },
         html("strong", { text: "? " }), unknownText(explained, parts.buildings_table), " ",
