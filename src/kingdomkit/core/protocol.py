@@ -407,6 +407,13 @@ class Game(ABC, Generic[S]):
         uses (the board maps clicks to moves with it, never by reading notation)."""
         return {}
 
+    def last_model(self, before: S, action: int, after: S) -> dict[str, Any] | None:
+        """What the latest decision did, for the view model's `last`: `action` played in
+        `before`, `after` the position once the draws it set off are made (both already as
+        the seat sees them). The pieces it moved, in the model's words; None (the default):
+        the game tells nothing."""
+        return None
+
     def resample(self, state: S, player: int, rng: random.Random) -> S:
         """A full state consistent with `player`'s view; games without secrets return it."""
         return state

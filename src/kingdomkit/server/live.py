@@ -127,6 +127,8 @@ class LiveTable:
         self.rematch_by: int | None = None
         self._positions: dict[tuple[int, int | None, bool], dict[str, Any]] = {}
         self.state = self.game.initial_state()
+        # the position before the latest decision and that decision: the model's `last`
+        self.last_decision: tuple[Any, int] | None = None
         made_by = made_by or {}
         for player, action in actions:
             self._apply(player, action, made_by.get(len(self.actions)))
@@ -250,6 +252,7 @@ class LiveTable:
             if by is not None:
                 entry["by"] = by
             self.decisions.append(entry)
+            self.last_decision = (before, action)
         elif self.decisions:
             # What chance showed everyone after a decision (a new line, a building turned up)
             # is told with it; what it showed before the first decision, the board shows.
@@ -346,7 +349,7 @@ class LiveTable:
         position = {
             "board": game.render(state, seat),
             "state": game.state_to_json(seen),
-            "model": {"version": game.view_model_version, **game.view_model(seen, seat)},
+            "model": model(game, seen, seat, self.last_decision),
             "legal": legal,
             "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
         }
@@ -374,11 +377,13 @@ class LiveTable:
         game = self.game
         state = game.initial_state()
         made = 0
+        last: tuple[Any, int] | None = None
         for player, action in self.actions:
             if player >= 0:
                 if made == step:
                     break
                 made += 1
+                last = (state, action)
             state = game.apply(state, action)
         seen = game.view(state, None)
         to_act = game.current_player(state)
@@ -392,9 +397,22 @@ class LiveTable:
             "to_act": to_act if to_act >= 0 else None,
             "board": game.render(state, None),
             "state": game.state_to_json(seen),
-            "model": {"version": game.view_model_version, **game.view_model(seen, None)},
+            "model": model(game, seen, None, last),
             "scores": list(game.scores(seen)),  # as they stood at this step
             "log": self.decisions[:step][-LOG_LENGTH:],
             "log_start": max(0, step - LOG_LENGTH),
             "next": self.decisions[step] if step < len(self.decisions) else None,
         }
+
+
+def model(
+    game: Game[Any], seen: Any, seat: int | None, last: tuple[Any, int] | None
+) -> dict[str, Any]:
+    """The view model of `seen` (`seat`'s view), with what the latest decision did when the
+    game tells it (`last`: the position before that decision, and the decision)."""
+    shown = {"version": game.view_model_version, **game.view_model(seen, seat)}
+    if last is not None and game.view_model_version:
+        made = game.last_model(game.view(last[0], seat), last[1], seen)
+        if made is not None:
+            shown["last"] = made
+    return shown

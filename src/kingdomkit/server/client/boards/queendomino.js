@@ -1,22 +1,18 @@
-// Queendomino's board: the Builders' Board (price, building, effects), the Dragon and the
+// Queendomino's board, drawn from the view model (games/queendomino/view.py, docs/view-model.md):
+// the Builders' Board (price, building, effects), the pile's face-up top, the Dragon and the
 // Queen, the lines of dominoes, and every realm (kingdom, coins, knights, buildings, towers).
-// Your turn, by pointing: claim (tap a domino of the new line), place (as in Kingdomino),
-// tax (tap a square of the domino just placed), build (tap a building, then a free town
-// square), the Dragon (tap a building to burn); pass and discard are buttons.
+// Your turn, by pointing: claim (a domino of the new line), place (as in Kingdomino), tax (a
+// square of the domino just placed), build (a building, then a free town square), the Dragon
+// (a building to burn); pass and discard are buttons. Moves are read from `action.move` only.
 "use strict";
 
 (() => {
+  const MODEL_VERSION = 1; // the view model this drawer reads (Queendomino's view_model_version)
   const { svg, html, use, crowns, text, control, button, wrap, kd } = KK;
-  // The engine's phases (games/queendomino/state.py).
-  const CLAIM = 3, PLACE = 4, TAX = 5, BUILD = 6, SITE = 7, DRAGON = 8, OVER = 9;
-  const ACTING = new Set([CLAIM, PLACE, TAX, BUILD, SITE, DRAGON]);
+  const U = kd.U;
+  const ACTING = new Set(["claim", "place", "tax", "build", "site", "dragon"]);
   const TERRAIN_WORDS = { wheat: "wheat", forest: "forest", lake: "lake", grassland: "grass", swamp: "swamp", mine: "mine", town: "town" };
-
-  function bitCount(value) {
-    let count = 0;
-    for (const digit of Math.max(0, value).toString(2)) if (digit === "1") count++;
-    return count;
-  }
+  const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
   /** A building's effects in a few words, as lines for its card. */
   function effects(b, terrains) {
@@ -39,41 +35,60 @@
     if (b.knights) now.push(`+${b.knights} knight${b.knights > 1 ? "s" : ""}`);
     if (b.towers) now.push(`+${b.towers} tower${b.towers > 1 ? "s" : ""}`);
     if (b.crowns) now.push(`${b.crowns} crown${b.crowns > 1 ? "s" : ""}`);
-    return [...now, ...effects(b, terrains)].join(", ") + (b.verified ? "" : " (unverified)");
+    return [...now, ...effects(b, terrains)].join(", ");
+  }
+
+  /** What the table does not know of an unverified building, and how to load your box's. */
+  function unknownText(b, table) {
+    const parts = b.unknown && b.unknown.length ? b.unknown.map((u) => `its ${u} effect`).join(" and ") : "some of its effects";
+    return `${b.name} (${b.tile}): ${parts} ${b.unknown && b.unknown.length > 1 ? "are" : "is"} not in the ${table && table.source === "shipped" ? "shipped " : ""}building table, so ${b.unknown && b.unknown.length > 1 ? "they count" : "it counts"} as none here. ${table && table.how_to_load ? table.how_to_load : ""}`.trim();
+  }
+
+  /** The small mark of a building with effects missing from the table: one "?" that explains
+   * itself (a tooltip, and on a tap or Enter the explanation below the Builders' Board). */
+  function unknownMark(x, y, b, ctx) {
+    const mark = svg("g", { class: "kk-unknown-mark", "data-unknown": b.tile },
+      svg("circle", { cx: x, cy: y, r: 9 }), text(x, y + 0.5, "?", { class: "kk-unknown-q" }));
+    return control(mark, `effects not known: ${unknownText(b, ctx.parts.buildings_table)}`, () => {
+      ctx.keep.explain = ctx.keep.explain === b.index ? undefined : b.index;
+      ctx.redraw();
+    }, `unknown:${b.tile}`);
   }
 
   /** The Builders' Board: six spaces, a space's index is its price. */
-  function buildersBoard(ctx, parts, s, plan) {
+  function buildersBoard(ctx, q, plan) {
+    const parts = ctx.parts;
     const narrow = ctx.root.parentElement.clientWidth < 760;
     const perRow = narrow ? 3 : 6;
-    const w = 150, h = 164, gap = 8;
-    const rows = Math.ceil(s.board.length / perRow);
+    const w = 150, h = 150, gap = 8;
+    const rows = Math.ceil(q.builders_board.length / perRow);
     const width = perRow * w + (perRow - 1) * gap;
     const root = svg("svg", { class: "kk-builders", viewBox: `-2 -2 ${width + 4} ${rows * h + (rows - 1) * gap + 4}`, role: "group", "aria-label": "the Builders' Board" });
-    s.board.forEach((index, space) => {
+    const marks = [];
+    for (const { space, price, building } of q.builders_board) {
       const x = (space % perRow) * (w + gap), y = Math.floor(space / perRow) * (h + gap);
-      const group = svg("g", { class: "kk-bb-space" + (plan.selected === space ? " kk-selected" : "") + (plan.mode === "burn" ? " kk-burn" : "") });
-      if (index < 0) {
+      const group = svg("g", { class: "kk-bb-space" + (plan.selected === space ? " kk-selected" : "") + (plan.mode === "burn" ? " kk-burn" : ""), "data-space": space });
+      if (building === null) {
         group.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-empty" }),
-          use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, space, { class: "kk-price" }),
+          use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, price, { class: "kk-price" }),
           text(x + w / 2, y + h / 2 + 10, "empty", { class: "kk-muted-text" }));
         root.append(group);
-        return;
+        continue;
       }
-      const b = parts.buildings[index];
-      group.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-card" }));
-      group.append(use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, space, { class: "kk-price" }));
-      group.append(text(x + w - 8, y + 20, b.tile, { class: "kk-tile-code", "text-anchor": "end" }));
-      wrap(b.name, 16).slice(0, 2).forEach((line, i) => group.append(text(x + w / 2, y + 52 + i * 17, line, { class: "kk-bb-name" })));
+      const b = parts.buildings[building];
+      const card = svg("g", { class: "kk-bb-tile", "data-building": building });
+      card.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-card" }));
+      card.append(text(x + w - 8, y + 20, b.tile, { class: "kk-tile-code", "text-anchor": "end" }));
+      wrap(b.name, 16).slice(0, 2).forEach((line, i) => card.append(text(x + w / 2, y + 52 + i * 17, line, { class: "kk-bb-name" })));
       // What it gives at once: crowns, knights, towers.
       let ix = x + 10;
       const iy = y + 80;
-      if (b.crowns) { group.append(crowns(b.crowns, ix, iy, 18)); ix += b.crowns * 18 + 8; }
-      if (b.knights) { group.append(use("knight", ix, iy - 2, 18, 20, "#495057"), text(ix + 27, iy + 9, `+${b.knights}`, { class: "kk-bb-gain" })); ix += 46; }
-      if (b.towers) { group.append(use("tower", ix, iy - 3, 15, 21), text(ix + 24, iy + 9, `+${b.towers}`, { class: "kk-bb-gain" })); ix += 42; }
-      if (ix === x + 10) group.append(use("building", x + w / 2 - 11, iy - 3, 22, 22));
-      effects(b, parts.terrains).forEach((line, i) => group.append(text(x + w / 2, y + 118 + i * 15, line, { class: "kk-bb-effect" })));
-      if (!b.verified) group.append(text(x + w / 2, y + h - 10, "(unverified)", { class: "kk-unverified" }));
+      if (b.crowns) { card.append(crowns(b.crowns, ix, iy, 18)); ix += b.crowns * 18 + 8; }
+      if (b.knights) { card.append(use("knight", ix, iy - 2, 18, 20, "#495057"), text(ix + 27, iy + 9, `+${b.knights}`, { class: "kk-bb-gain" })); ix += 46; }
+      if (b.towers) { card.append(use("tower", ix, iy - 3, 15, 21), text(ix + 24, iy + 9, `+${b.towers}`, { class: "kk-bb-gain" })); ix += 42; }
+      if (ix === x + 10) card.append(use("building", x + w / 2 - 11, iy - 3, 22, 22));
+      effects(b, parts.terrains).forEach((line, i) => card.append(text(x + w / 2, y + 118 + i * 15, line, { class: "kk-bb-effect" })));
+      group.append(card, use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, price, { class: "kk-price" }));
       const action = plan.actions.get(space);
       if (action) {
         if (action.id === ctx.hint) {
@@ -81,91 +96,225 @@
           group.append(text(x + w - 14, y + 40, "★", { class: "kk-hint-star" }));
         }
         group.append(svg("rect", { x: x - 1, y: y - 1, width: w + 2, height: h + 2, rx: 11, class: "kk-bb-ring" }));
-        if (plan.mode === "burn") group.append(use("flame", x + w - 40, y + h - 46, 32, 32, null, { class: "kk-burn-mark" }));
-        control(group, `${plan.verb} ${b.name} (${b.tile}, price ${space}): ${effectText(b, parts.terrains)}`, () => plan.onPick(space, action), `bb:${space}`);
+        if (plan.mode === "burn") group.append(use("flame", x + w - 38, y + 66, 30, 30, null, { class: "kk-burn-mark" }));
+        const paid = action.move.price !== undefined && action.move.price !== price ? ` (${action.move.price} for you, with the Queen)` : "";
+        control(group, `${plan.verb} ${b.name} (${b.tile}, price ${price}${paid}): ${effectText(b, parts.terrains)}`, () => plan.onPick(space, action), `bb:${space}`);
       } else {
-        group.prepend(svg("title", { text: `${b.name} (${b.tile}), price ${space}: ${effectText(b, parts.terrains)}` }));
+        group.prepend(svg("title", { text: `${b.name} (${b.tile}), price ${price}: ${effectText(b, parts.terrains)}` }));
       }
       root.append(group);
-    });
+      if (!b.verified) marks.push(unknownMark(x + w - 50, y + 17, b, ctx));
+    }
+    // The marks go above the cards, outside them: a tap on one explains, it never builds.
+    root.append(...marks);
     return root;
   }
 
+  /** Buildings and knights of a realm, drawn over its kingdom (under the squares to tap). */
+  function holdings(drawing, realm, parts, colour) {
+    const layer = svg("g", { class: "kk-holdings" });
+    for (const { building, cell } of realm.buildings) {
+      const b = parts.buildings[building] || { name: `building ${building}`, crowns: 0, towers: 0, verified: true };
+      const { x, y } = cell;
+      const note = b.verified ? "" : " (effects partly unknown: see its ? on the Builders' Board)";
+      layer.append(svg("g", { class: "kk-building", "data-built": `${x},${y}`, title: `${b.name} (${b.tile})${b.tile ? ": " + effectText(b, parts.terrains) : ""}${note}` },
+        svg("rect", { x: x * U + 5, y: y * U + 5, width: U - 10, height: U - 10, rx: 5, fill: "#fff8e8", stroke: "#5b3a1a", "stroke-width": 1.2 }),
+        use("building", x * U + 9, y * U + (b.crowns ? 13 : 9), 22, 22),
+        b.crowns ? crowns(b.crowns, x * U + 20 - b.crowns * 5.5, y * U + 3, 11) : null,
+        b.towers ? use("tower", x * U + 26, y * U + 19, 10, 14) : null));
+    }
+    for (const { x, y } of realm.knights) {
+      layer.append(use("knight", x * U + U - 17, y * U + U - 19, 15, 17, colour, { class: "kk-knight", "data-knight": `${x},${y}` }));
+    }
+    const before = drawing.querySelector(".kk-recent, .kk-suggest, .kk-target, .kk-ghost");
+    drawing.insertBefore(layer, before);
+  }
+
+  /** The kings on the lines, for kingdom.js's linesSvg. */
+  function lineItems(q, view) {
+    const claims = new Map();
+    for (const action of view.legal) if (action.move && action.move.kind === "claim") claims.set(action.move.slot, action);
+    const placing = q.lines.placing.map((item) => ({
+      id: item.domino, label: item.label, squares: item.squares, player: item.king,
+      done: item.done, current: item.acting, inKingdom: item.done,
+    }));
+    if (q.turn && q.phase !== "place" && q.phase !== "claim") {
+      // A turn past its place step: its domino is in the kingdom, its king still acting.
+      const acting = placing.find((item) => q.turn.domino && item.id === q.turn.domino.domino);
+      if (acting) acting.current = true;
+    }
+    const line = q.lines.new.map((item) => ({
+      id: item.domino, label: item.label, squares: item.squares, player: item.king,
+      claim: item.king === null ? claims.get(item.slot) || null : null,
+    }));
+    return { placing, line };
+  }
+
+  /** The acting domino, as the placer wants it: its label and printed squares. */
+  function placingDomino(q) {
+    const item = q.lines.placing.find((i) => i.acting);
+    return item ? { id: item.domino, label: item.label, squares: item.squares } : null;
+  }
+
+  // -- opponents' moves, animated on the Queendomino-only parts -------------------------------
+  // The board is drawn in its final state at once; only the look of a few pieces moves, for
+  // MOTION ms, and any click or key ends it (input is never blocked). Reduced motion: none.
+  const MOTION = 420;
+  const moving = { seen: null, running: [], positions: null };
+  function stopMotion() {
+    for (const a of moving.running) { try { a.finish(); } catch (e) { /* gone */ } }
+    moving.running = [];
+  }
+  document.addEventListener("pointerdown", stopMotion, true);
+  document.addEventListener("keydown", stopMotion, true);
+
+  function screenBox(node) {
+    const r = node.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width };
+  }
+
+  /** Move `node`'s look from `from` (a screen box) to where it is drawn, or fade it in. */
+  function arrive(node, from, delay = 0) {
+    if (!node || !node.animate) return;
+    const to = screenBox(node);
+    const ctm = node.ownerSVGElement && node.ownerSVGElement.getScreenCTM();
+    const scale = ctm && ctm.a ? ctm.a : 1;
+    node.style.cssText += ";transform-box: fill-box; transform-origin: center;";
+    const frames = from && to.w
+      ? [{ transform: `translate(${(from.x - to.x) / scale}px, ${(from.y - to.y) / scale}px) scale(${Math.max(0.4, Math.min(2.5, from.w / to.w))})` }, { transform: "none" }]
+      : [{ transform: "scale(0.3)", opacity: 0 }, { transform: "none", opacity: 1 }];
+    const a = node.animate(frames, { duration: MOTION, delay, easing: "ease-out", fill: "backwards" });
+    moving.running.push(a);
+    a.finished.then(() => { moving.running = moving.running.filter((x) => x !== a); }, () => {});
+  }
+
+  /** Play the latest decision of someone else (`q.last`) on the drawing in `root`, once. */
+  function animateLast(root, q, view, before) {
+    const last = q.last;
+    const key = `${view.table}:${view.version}`;
+    if (moving.seen === key) return;
+    const first = moving.seen === null || !moving.seen.startsWith(`${view.table}:`);
+    moving.seen = key;
+    if (first || !last || last.player === view.you || view.replay) return;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const realm = root.querySelector(`[data-realm="${last.realm}"]`);
+    if (last.kind === "site" && realm) {
+      const source = before.get(`bb:${last.space}`);
+      arrive(realm.querySelector(`[data-built="${last.cell.x},${last.cell.y}"]`), source);
+    } else if (last.kind === "knight" && realm) {
+      arrive(realm.querySelector(`[data-knight="${last.cell.x},${last.cell.y}"]`), before.get(`guard:${last.realm}`));
+    } else if (last.kind === "burn") {
+      const space = root.querySelector(`[data-space="${last.space}"]`);
+      if (space) {
+        const box = space.getBBox();
+        const flame = use("flame", box.x + box.width / 2 - 30, box.y + box.height / 2 - 30, 60, 60, null, { class: "kk-burning", "pointer-events": "none" });
+        space.ownerSVGElement.append(flame);
+        const a = flame.animate([{ opacity: 1, transform: "scale(1)" }, { opacity: 0, transform: "scale(1.6)" }], { duration: MOTION * 1.5, easing: "ease-in" });
+        flame.style.cssText = "transform-box: fill-box; transform-origin: center; opacity: 0";
+        moving.running.push(a);
+        a.finished.then(() => flame.remove(), () => flame.remove());
+      }
+    }
+    if (last.queen) {
+      const to = root.querySelector(`[data-queen-at="${last.queen.to}"]`);
+      const from = last.queen.from === null ? before.get("queen:board") : before.get(`queen:${last.queen.from}`);
+      arrive(to, from, MOTION / 2);
+    }
+    (last.arrived || []).forEach(({ space }, i) => {
+      const tile = root.querySelector(`[data-space="${space}"] .kk-bb-tile`);
+      arrive(tile, before.get("top"), MOTION + i * MOTION);
+    });
+    if (last.turned_up !== undefined) arrive(root.querySelector(".kk-top-tile"), null, MOTION * (1 + (last.arrived || []).length));
+  }
+
+  /** Where the pieces that may move next stand, relative to the drawing's holder (kept
+   * after each drawing: the next one starts from an empty holder). */
+  function positionsOf(root) {
+    const found = new Map();
+    const origin = root.getBoundingClientRect();
+    const put = (key, node) => {
+      if (!node) return;
+      const box = screenBox(node);
+      found.set(key, { x: box.x - origin.left, y: box.y - origin.top, w: box.w });
+    };
+    root.querySelectorAll("[data-space]").forEach((n) => put(`bb:${n.dataset.space}`, n));
+    root.querySelectorAll("[data-guard]").forEach((n) => put(`guard:${n.dataset.guard}`, n));
+    root.querySelectorAll("[data-queen-at]").forEach((n) => put(`queen:${n.dataset.queenAt}`, n));
+    put("queen:board", root.querySelector(".kk-queen-stat"));
+    put("top", root.querySelector(".kk-top-tile"));
+    return found;
+  }
+
+  /** The positions kept from the last drawing, back on the screen as `root` lies now. */
+  function onScreen(root, kept) {
+    const origin = root.getBoundingClientRect();
+    const found = new Map();
+    for (const [key, box] of kept || []) found.set(key, { x: box.x + origin.left, y: box.y + origin.top, w: box.w });
+    return found;
+  }
+
+  // -- the board ----------------------------------------------------------------------------
   function render(ctx) {
     const { view, parts, ui, keep } = ctx;
+    const q = view.model;
+    if (!q || q.version !== MODEL_VERSION) throw new Error(`this page draws Queendomino's view model ${MODEL_VERSION}, not ${q ? q.version : "none"}: reload it`);
     const m = kd.model(parts);
-    const s = view.state;
-    const teams = Boolean(view.options.teams);
+    const teams = q.teams;
     const realmOf = (p) => (teams ? Math.floor(p / 2) : p);
-    const colour = (p) => KK.playerColour(realmOf(p));
     const seatLabel = (p) => ctx.seatName(p);
-    const acting = ACTING.has(s.phase);
-    const mine = view.legal.length > 0;
+    const colour = (p) => KK.playerColour(realmOf(p));
+    const acting = ACTING.has(q.phase);
+    const legal = view.legal;
+    const mine = legal.length > 0;
     const me = mine ? view.to_act : null;
     const myRealm = me === null ? null : realmOf(me);
-    const town = m.terrains.indexOf("town");
-    const printed = (id) => Number(String(m.domino(id).label).replace(/^\D+/, ""));
-    const buildingName = (index) => parts.buildings[index] ? parts.buildings[index].name : `building ${index}`;
-    const passAction = view.legal.find((a) => a.events.some((e) => e.type === "pass"));
-    const tileSpace = (tile) => s.board.findIndex((index) => index >= 0 && parts.buildings[index].tile === tile);
+    const buildingName = (index) => (parts.buildings[index] ? parts.buildings[index].name : `building ${index}`);
+    const moves = (kind) => legal.filter((a) => a.move && a.move.kind === kind);
+    const passAction = moves("pass")[0];
+    const tap = kd.coarse() ? "tap" : "click";
 
     let hot = [], ghost = null, onBackground = null, keys = null, suggest = null;
     const plan = { actions: new Map(), mode: null, verb: "", selected: null, onPick: () => {} };
     const tools = [];
     let prompt = "";
 
-    if (mine && s.phase === PLACE) {
-      const placer = kd.placer(ctx, s.placing[s.turn], m);
+    if (mine && q.phase === "place") {
+      const placer = kd.placer(ctx, placingDomino(q), m);
       ({ hot, ghost, keys, suggest } = placer);
       onBackground = placer.cancel;
       prompt = placer.prompt;
       tools.push(...placer.tools);
-    } else if (mine && s.phase === CLAIM) {
-      prompt = "Claim a domino of the new line: tap it.";
-    } else if (mine && s.phase === TAX) {
-      const guard = s.realms[myRealm].guard;
-      for (const action of view.legal) {
-        for (const e of action.events) {
-          if (e.type !== "tax") continue;
-          hot.push({ x: e.cell[0], y: e.cell[1], key: `tax:${e.cell.join()}`, badge: `+${e.coins}`, icon: "knight", onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint,
-            label: `send a knight to ${e.cell.join()} for ${e.coins} coin${e.coins === 1 ? "" : "s"}` });
-        }
+    } else if (mine && q.phase === "claim") {
+      prompt = `Claim a domino of the new line: ${tap} it.`;
+    } else if (mine && q.phase === "tax") {
+      const guard = q.realms[myRealm].guard;
+      for (const action of moves("knight")) {
+        const { cell, coins, square } = action.move;
+        hot.push({ x: cell.x, y: cell.y, key: `tax:${square}`, badge: `+${coins}`, icon: "knight", onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint,
+          label: `send a knight to square ${square} of the domino just placed for ${plural(coins, "coin")}` });
       }
-      prompt = `Tax: send a knight (${guard} in your guard) onto a square of the domino just placed — tap it — or pass.`;
-      if (passAction) tools.push(button("Pass (no knight)", () => ctx.act(passAction.id), { class: "kk-tool secondary" }));
-    } else if (mine && s.phase === BUILD) {
-      for (const action of view.legal) {
-        const tile = (action.notation.match(/\bB\d+\b/) || [])[0]; // the engine notation names the tile
-        const space = tile ? tileSpace(tile) : -1;
-        if (space >= 0) plan.actions.set(space, action);
-      }
+      prompt = `Tax: send a knight (${guard} in your guard) onto a square of the domino just placed — ${tap} it — or pass.`;
+      if (passAction) tools.push(button("Pass (no knight)", () => ctx.act(passAction.id), { class: "kk-tool secondary", "data-key": "tool:pass" }));
+    } else if (mine && q.phase === "build") {
+      for (const action of moves("build")) plan.actions.set(action.move.space, action);
       if (ui.build !== undefined && !plan.actions.has(ui.build)) delete ui.build;
       plan.mode = "build";
       plan.verb = "build";
-      const coins = s.realms[myRealm].coins;
+      const coins = q.realms[myRealm].coins;
       const cancel = () => { if (ui.build !== undefined) { delete ui.build; ctx.redraw(); } };
       if (ui.build !== undefined) {
         const space = ui.build;
         const action = plan.actions.get(space);
-        const realm = s.realms[myRealm];
-        const built = new Set(realm.buildings.map(([, cell]) => m.xy(cell).join()));
-        const towns = [];
-        for (const [id, c1, c2] of realm.placed) {
-          m.domino(id).squares.forEach(([terrain], i) => {
-            const xy = m.xy(i ? c2 : c1);
-            if (terrain === town && !built.has(xy.join())) towns.push(xy);
-          });
-        }
+        const name = buildingName(action.move.building);
         plan.selected = space;
-        const name = buildingName(s.board[space]);
-        hot = towns.map(([x, y]) => ({ x, y, key: `site:${x},${y}`, label: `build the ${name} at ${x},${y}`,
+        hot = q.realms[myRealm].free_towns.map(({ x, y }) => ({ x, y, key: `site:${x},${y}`, label: `build the ${name} ${kd.where(x, y)}`,
           onClick: () => { keep.site = { cell: `${x},${y}`, version: view.version + 1 }; ctx.act(action.id); } }));
-        prompt = `Build the ${name}: tap a free town square of your kingdom (Esc cancels).`;
-        tools.push(button("Choose the square next", () => ctx.act(action.id), { class: "kk-tool secondary" }),
-          button("Cancel (Esc)", cancel, { class: "kk-tool secondary" }));
+        prompt = `Build the ${name}: ${tap} a free town square of your kingdom.`;
+        tools.push(button("Choose the square next", () => ctx.act(action.id), { class: "kk-tool secondary", "data-key": "tool:later" }),
+          button("Cancel", cancel, { class: "kk-tool secondary", "aria-keyshortcuts": "Escape", "data-key": "tool:cancel" }));
         onBackground = cancel;
       } else {
-        prompt = `Build: tap a building you can pay for (you have ${coins} coin${coins === 1 ? "" : "s"}), or pass.`;
+        prompt = `Build: ${tap} a building you can pay for (you have ${plural(coins, "coin")}), or pass.`;
       }
       plan.onPick = (space) => {
         if (ui.build === space) delete ui.build; else ui.build = space;
@@ -175,105 +324,117 @@
         if (event.key === "Escape" && ui.build !== undefined) { cancel(); return true; }
         return false;
       };
-      if (passAction) tools.push(button("Pass (build nothing)", () => ctx.act(passAction.id), { class: "kk-tool secondary" }));
-    } else if (mine && s.phase === SITE) {
-      const name = s.chosen >= 0 ? buildingName(s.board[s.chosen]) : "building";
+      if (passAction) tools.push(button("Pass (build nothing)", () => ctx.act(passAction.id), { class: "kk-tool secondary", "data-key": "tool:pass" }));
+    } else if (mine && q.phase === "site") {
+      const name = buildingName(q.turn.building);
       let planned = null;
-      for (const action of view.legal) {
-        for (const e of action.events) {
-          if (e.type !== "build") continue;
-          const key = e.cell.join();
-          if (keep.site && keep.site.version === view.version && keep.site.cell === key) planned = action;
-          hot.push({ x: e.cell[0], y: e.cell[1], key: `site:${key}`, label: `build the ${name} at ${key}`, onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint });
-        }
+      for (const action of moves("site")) {
+        const { x, y } = action.move.cell;
+        const key = `${x},${y}`;
+        if (keep.site && keep.site.version === view.version && keep.site.cell === key) planned = action;
+        hot.push({ x, y, key: `site:${key}`, label: `build the ${name} ${kd.where(x, y)}`, onClick: () => ctx.act(action.id), hinted: action.id === ctx.hint });
       }
-      prompt = `Where does the ${name} go? Tap a free town square.`;
+      prompt = `Where does the ${name} go? ${tap[0].toUpperCase()}${tap.slice(1)} a free town square.`;
       if (planned) {
         delete keep.site;
         const version = view.version;
         setTimeout(() => { if (ctx.view.version === version) ctx.act(planned.id); }, 0);
       }
-    } else if (mine && s.phase === DRAGON) {
-      for (const action of view.legal) {
-        for (const e of action.events) if (e.type === "burn") plan.actions.set(tileSpace(e.building), action);
-      }
+    } else if (mine && q.phase === "dragon") {
+      for (const action of moves("burn")) plan.actions.set(action.move.space, action);
       plan.mode = "burn";
       plan.verb = "burn";
       plan.onPick = (space, action) => ctx.act(action.id);
-      prompt = "The Dragon: pay 1 coin to burn a building of the Builders' Board (tap it), or pass.";
-      if (passAction) tools.push(button("Pass (let the Dragon sleep)", () => ctx.act(passAction.id), { class: "kk-tool secondary" }));
+      prompt = `The Dragon: pay 1 coin to burn a building of the Builders' Board (${tap} it), or pass.`;
+      if (passAction) tools.push(button("Pass (let the Dragon sleep)", () => ctx.act(passAction.id), { class: "kk-tool secondary", "data-key": "tool:pass" }));
     } else if (acting && view.to_act !== null) {
       const who = seatLabel(view.to_act);
+      const domino = q.turn && q.turn.domino ? q.turn.domino.label : "";
       prompt = {
-        [CLAIM]: `${who} is choosing a domino.`,
-        [PLACE]: `${who} is placing domino ${s.placing.length ? m.domino(s.placing[s.turn]).label : ""}.`,
-        [TAX]: `${who} may send a knight to collect taxes.`,
-        [BUILD]: `${who} may build.`,
-        [SITE]: `${who} is choosing where to build.`,
-        [DRAGON]: `${who} may call the Dragon.`,
-      }[s.phase] || "";
+        claim: `${who} is choosing a domino.`,
+        place: `${who} is placing domino ${domino}.`,
+        tax: `${who} may send a knight to collect taxes.`,
+        build: `${who} may build.`,
+        site: `${who} is choosing where to build the ${q.turn ? buildingName(q.turn.building) : "building"}.`,
+        dragon: `${who} may call the Dragon.`,
+      }[q.phase] || "";
     }
     if (keep.site && keep.site.version < view.version) delete keep.site;
     ctx.prompt(prompt);
     ctx.tools.append(...tools);
     ui.keys = keys;
 
-    // The Builders' Board, the Dragon and the Queen.
-    const queen = s.queen >= 0 ? (teams ? `team ${s.queen + 1}` : seatLabel(s.queen)) : "nobody yet";
+    // The Builders' Board, the pile's top, the Dragon and the Queen.
+    const queen = q.queen !== null ? (teams ? `team ${q.queen + 1}` : seatLabel(q.queen)) : "nobody yet";
+    const top = q.top ? parts.buildings[q.top.building] : null;
+    const explained = keep.explain !== undefined ? parts.buildings[keep.explain] : null;
     const board = html("div", { class: "kk-panel kk-builders-panel" },
       html("div", { class: "kk-panel-head" },
         html("h4", { text: "Builders' Board" }),
         html("span", { class: "kk-stat", title: "the Dragon" }, KK.icon("flame", null, 16),
-          s.dragon_ready ? " Dragon in its cave" : " Dragon away this round"),
-        html("span", { class: "kk-stat", title: "the Queen" }, KK.icon("queen", null, 16), ` Queen: ${queen}`),
-        html("span", { class: "kk-stat kk-muted", text: `${bitCount(s.pile) + (s.top >= 0 ? 1 : 0)} buildings in the pile` }),
+          q.dragon === "cave" ? " Dragon in its cave" : " Dragon away this round"),
+        html("span", { class: "kk-stat kk-queen-stat", title: "the Queen" }, KK.icon("queen", null, 16), ` Queen: ${queen}`),
+        html("span", { class: "kk-stat kk-muted", text: `${plural(q.pile + (q.top ? 1 : 0), "building")} in the pile` }),
         // The pile lies face up: everyone sees the next building to come (rulebook, Set up).
-        s.top >= 0 ? html("span", { class: "kk-stat kk-pile-top", title: "the face-up top of the pile: the next building to come" },
-          `Next: ${(parts.buildings[s.top] || {}).tile || ""} ${(parts.buildings[s.top] || {}).name || ""}`) : null),
-      buildersBoard(ctx, parts, s, plan));
+        top ? html("span", { class: "kk-stat kk-pile-top kk-top-tile", title: `the face-up top of the pile, the next building to come: ${effectText(top, parts.terrains)}` },
+          `Next: ${top.tile} ${top.name}`) : null),
+      buildersBoard(ctx, q, plan),
+      explained ? html("p", { class: "kk-unknown-note", role: "note" },
+        html("strong", { text: "? " }), unknownText(explained, parts.buildings_table), " ",
+        button("OK", () => { delete keep.explain; ctx.redraw(); }, { class: "kk-tool secondary", "data-key": "tool:explained" })) : null);
 
-    const items = kd.lineItems(s, { placePhase: PLACE, acting, over: s.phase === OVER, legal: view.legal, printed });
+    const items = lineItems(q, view);
     const lines = items.placing.length || items.line.length ? html("div", { class: "kk-centre" }, html("div", { class: "kk-panel" },
-      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: s.placers.length ? "New line" : "First line" }))) : null;
+      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: q.lines.placing.length ? "New line" : "First line" }))) : null;
 
     // The realms: yours first.
-    const realms = s.realms.length;
-    const members = (r) => view.seats.map((seat) => seat.index).filter((p) => realmOf(p) === r);
-    const mineRealm = view.you === null ? null : realmOf(view.you);
-    const recent = new Set(items.placing.filter((item) => item.inKingdom).map((item) => item.id));
+    const mineRealm = view.you === null || view.you === undefined ? null : realmOf(view.you);
+    const placingIds = new Set(q.lines.placing.filter((i) => i.done).map((i) => i.domino));
     const cards = html("div", { class: "kk-cards" });
-    for (const r of kd.seatOrder(realms, mineRealm)) {
-      const realm = s.realms[r];
-      const last = realm.placed.find(([id]) => recent.has(id));
+    for (const r of kd.seatOrder(q.realms.length, mineRealm)) {
+      const realm = q.realms[r];
+      // The realm's latest domino of this round: the one to mark "just placed".
+      const fresh = realm.kingdom.pieces.filter((p) => placingIds.has(p.domino)).pop();
       const own = r === myRealm;
-      const drawing = kd.kingdomSvg(m, realm, {
+      const drawing = kd.kingdomSvg(m, realm.kingdom, {
         colour: KK.playerColour(r),
-        label: `the realm of ${members(r).map(seatLabel).join(" and ")}`,
-        building: (index) => {
-          const b = parts.buildings[index] || { name: `building ${index}`, crowns: 0, towers: 0 };
-          return { name: b.name, crowns: b.crowns, towers: b.towers, text: b.tile ? effectText(b, parts.terrains) : "" };
-        },
-        recent: last ? [m.xy(last[1]), m.xy(last[2])] : null,
+        player: r,
+        label: `the realm of ${realm.players.map(seatLabel).join(" and ")}`,
+        recent: fresh ? fresh.squares.map((s) => [s.x, s.y]) : null,
         hot: own ? hot : [],
         ghost: own ? ghost : null,
         suggest: own ? suggest : null,
         onBackground: own ? onBackground : null,
       });
+      drawing.dataset.realm = r;
+      holdings(drawing, realm, parts, KK.playerColour(r));
       const details = [
         html("span", { class: "kk-stat", title: "coins" }, KK.icon("coin", null, 16), ` ${realm.coins}`),
-        html("span", { class: "kk-stat", title: "knights in the guard" }, KK.icon("knight", KK.playerColour(r), 16), ` ${realm.guard}`),
+        html("span", { class: "kk-stat", title: "knights in the guard", "data-guard": r }, KK.icon("knight", KK.playerColour(r), 16), ` ${realm.guard}`),
         html("span", { class: "kk-stat", title: "towers" }, KK.icon("tower", null, 16), ` ${realm.towers}`),
+        html("span", { class: "kk-stat", title: "points as things stand" }, KK.icon("crown", null, 15), ` ${realm.score}`),
       ];
-      if (s.queen === r) details.unshift(html("span", { class: "kk-stat kk-queen", title: "hosts the Queen" }, KK.icon("queen", null, 16), " Queen"));
-      const title = teams ? `Team ${r + 1}: ${members(r).map((p) => `${p + 1}. ${seatLabel(p)}`).join(" & ")}` : `Seat ${r + 1}: ${seatLabel(r)}`;
+      if (realm.queen) details.unshift(html("span", { class: "kk-stat kk-queen", title: "hosts the Queen", "data-queen-at": r }, KK.icon("queen", null, 16), " Queen"));
+      const title = teams ? `Team ${r + 1}: ${realm.players.map((p) => `${p + 1}. ${seatLabel(p)}`).join(" & ")}` : `Seat ${r + 1}: ${seatLabel(r)}`;
       cards.append(kd.card({
         colour: KK.playerColour(r), title, details, drawing,
         toAct: acting && view.to_act !== null && realmOf(view.to_act) === r, mine: r === mineRealm,
       }));
     }
-    ctx.root.append(html("div", { class: "kk-table kk-queendomino" },
-      html("div", { class: "kk-centre kk-wide" }, board),
-      lines, cards));
+    // On a narrow screen, what your step acts on comes first, the prompt's buttons above it:
+    // the new line to claim from, your kingdom to place, tax or build on, or the Builders'
+    // Board to build from or burn.
+    const builders = html("div", { class: "kk-centre kk-wide" }, board);
+    if (mine && ctx.root.parentElement.clientWidth < 760) {
+      const first = { claim: lines, place: cards, tax: cards, site: cards, build: ui.build === undefined ? builders : cards, dragon: builders }[q.phase];
+      if (first) first.style.cssText = "order: -1";
+    }
+    ctx.root.append(html("div", { class: "kk-table kk-queendomino" }, builders, lines, cards));
+    // Kingdom.js's own moves (a domino sliding in, a king claiming), on the shared parts.
+    kd.animate(ctx.root, { kingdoms: q.realms.map((r) => r.kingdom), lines: q.lines }, { table: view.table, you: mineRealm });
+    const kept = moving.positions;
+    moving.positions = positionsOf(ctx.root);
+    animateLast(ctx.root, q, view, onScreen(ctx.root, kept));
   }
 
   KK.boards.queendomino = {

@@ -70,6 +70,19 @@
       el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares, then ${pad.crowns} crowns.` })];
   }
 
+  /** A building whose effects the table lacks: one small "?" that explains itself. */
+  function unknownMark(b) {
+    const note = el("span", { class: "unknown-note", hidden: true,
+      text: ` Some effects of this tile are not in the building table and count as none. If you own the game, give your box's table with --buildings FILE.` });
+    const mark = el("button", { type: "button", class: "unknown-mark", "aria-expanded": "false", "aria-label": `${b.name}: effects not all known (explain)`,
+      title: "Some effects of this tile are not in the building table: they count as none.", text: "?" });
+    mark.addEventListener("click", () => {
+      note.hidden = !note.hidden;
+      mark.setAttribute("aria-expanded", String(!note.hidden));
+    });
+    return el("span", {}, " ", mark, note);
+  }
+
   /** Queendomino: territories, the Queen, buildings, wealth, total. */
   function queendominoPad(pad) {
     const territoryPoints = Object.values(pad.terrain_points).reduce((a, b) => a + b, 0);
@@ -82,7 +95,7 @@
       parts.push(el("table", { class: "pad pad-buildings" },
         el("thead", {}, el("tr", {}, el("th", { text: "building" }), el("th", { class: "num", text: "points" }))),
         el("tbody", {}, ...pad.buildings.map((b) => el("tr", {},
-          el("td", {}, `${b.name} `, el("span", { class: "muted", text: b.building }), b.verified ? null : el("span", { class: "unverified", title: "this building's effect is not checked against the printed tile", text: " (unverified)" })),
+          el("td", {}, `${b.name} `, el("span", { class: "muted", text: b.building }), b.verified ? null : unknownMark(b)),
           num(signed(b.points)))))));
     }
     parts.push(el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares.` }));
