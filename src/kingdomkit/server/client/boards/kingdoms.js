@@ -129,6 +129,8 @@
     const scale = owner.viewBox.baseVal.width / Math.max(1, frame.width);
     const dx = (from.x - (box.left + box.width / 2)) * scale, dy = (from.y - (box.top + box.height / 2)) * scale;
     node.style.cssText = "transform-box: fill-box; transform-origin: center";
+    const square = node.closest("[data-key]");
+    if (square && square.parentNode === owner) owner.append(square); // drawn over the other spaces
     const now = performance.now();
     const delay = Math.max(0, motion.until - now);
     motion.until = now + delay + SLIDE_MS;
@@ -162,7 +164,9 @@
       return;
     }
     if (last.space === undefined || last.scored_epoch) return;
-    const target = root.querySelector(`[data-key="space:${last.space}"]`);
+    // The piece moves; its space (and the "just placed" mark) stay where they are.
+    const square = `[data-key="space:${last.space}"]`;
+    const target = root.querySelector(`${square} > .kk-castle-piece, ${square} > .kk-tile`);
     if (last.kind === "castle") slide(target, centre(hand), false);
     else if (last.kind === "starting_tile") slide(target, centre(hand), true);
     else slide(target, centre(supply), !model.variants.no_luck);
