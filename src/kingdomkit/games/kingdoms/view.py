@@ -11,6 +11,7 @@ and `epochs`, the score sheet of every epoch scored so far (sheets.py).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.games.kingdoms import board as bd
@@ -24,7 +25,7 @@ from kingdomkit.games.kingdoms.actions import (
 )
 from kingdomkit.games.kingdoms.options import EPOCHS, START_GOLD
 from kingdomkit.games.kingdoms.sheets import epoch_sheet
-from kingdomkit.games.kingdoms.state import NO_TILE, OVER, PHASE_NAMES, PLACE, PLAY
+from kingdomkit.games.kingdoms.state import NO_TILE, OVER, PHASE_NAMES, PLACE, PLAY, Scored
 from kingdomkit.games.kingdoms.tiles import TYPES
 
 if TYPE_CHECKING:
@@ -135,10 +136,17 @@ def last_model(state: KingdomsState) -> dict[str, Any] | None:
 
 
 def epochs_model(game: Kingdoms, state: KingdomsState) -> list[dict[str, Any]]:
+    return _sheets(state.past, game.num_players, game.setup.score_as_you_go)
+
+
+@lru_cache(maxsize=256)
+def _sheets(past: tuple[Scored, ...], players: int, score_as_you_go: bool) -> list[dict[str, Any]]:
+    """The sheets of the epochs in `past`, worked out once: every view of a table, for every
+    seat, until the next epoch ends, sends the same ones (never changed by the callers)."""
     sheets = []
-    gold = [START_GOLD] * game.num_players
-    for epoch, scored in enumerate(state.past, start=1):
-        sheet = epoch_sheet(scored, game.num_players, game.setup.score_as_you_go)
+    gold = [START_GOLD] * players
+    for epoch, scored in enumerate(past, start=1):
+        sheet = epoch_sheet(scored, players, score_as_you_go)
         after = [g + d for g, d in zip(gold, sheet.gold, strict=True)]
         sheets.append(
             {
