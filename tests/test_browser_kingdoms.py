@@ -27,13 +27,16 @@ MINUS = "\u2212"  # how the sheet writes a loss
 SIGNED = re.compile(rf"^[+{MINUS}]?\d+$")
 
 # Counts the slides the board starts (element.animate), so a test can tell that opponents'
-# moves are animated without timing them.
+# moves are animated without timing them, and can hold them mid-way.
 COUNT_SLIDES = """
 window.__slides = 0;
+window.__held = [];  // while window.__hold, each new slide is paused where it starts
 const animate = Element.prototype.animate;
 Element.prototype.animate = function (...args) {
   window.__slides += 1;
-  return animate.apply(this, args);
+  const made = animate.apply(this, args);
+  if (window.__hold) { made.pause(); window.__held.push(made); }
+  return made;
 };
 """
 
@@ -188,6 +191,23 @@ def test_a_game_against_a_bot_to_its_end_with_the_epoch_sheets(
             gold, scored = now, len(epochs)
         if turn["status"] == "finished":
             break
+        if number == 4:
+            # An opponent's slide held mid-way blocks nothing: the next click plays, and
+            # ends the slide.
+            slides = page.evaluate("() => { window.__hold = true; return window.__slides; }")
+            play_by_clicking(page, turn, number)
+            number += 1
+            page.wait_for_function("n => window.__slides > n", arg=slides)
+            page.evaluate("() => { window.__hold = false; }")
+            turn = wait_turn(page)
+            held = "() => window.__held.map(a => a.playState)"
+            assert "paused" in page.evaluate(held)
+            if turn["status"] == "finished" or turn["model"]["epochs"]:
+                continue
+            play_by_clicking(page, turn, number)
+            assert set(page.evaluate(held)) == {"finished"}
+            number += 1
+            continue
         play_by_clicking(page, turn, number)
         number += 1
 
