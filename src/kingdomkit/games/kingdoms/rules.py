@@ -28,7 +28,9 @@ Actions (198; actions.py):
 
 Chance outcomes: FIRST, a player; DEAL and DRAW, a tile type (tiles.py).
 
-Versions: 1, the first.
+Versions: 1, the first. The state remembers the latest decision, the spaces filled this epoch
+and each scored epoch's board (for the score sheets and the view model); the rules, and so the
+version, are unchanged.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from kingdomkit.core.protocol import (
 )
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms import codec, records, words
+from kingdomkit.games.kingdoms import view as models
 from kingdomkit.games.kingdoms.actions import (
     CASTLE_BASE,
     DRAW_ACTION,
@@ -68,6 +71,7 @@ from kingdomkit.games.kingdoms.state import (
     PLACE,
     PLAY,
     KingdomsState,
+    Scored,
 )
 from kingdomkit.games.kingdoms.tiles import FULL_SUPPLY, RANKS, TYPES
 
@@ -173,11 +177,12 @@ class Kingdoms(Game[KingdomsState]):
     def apply(self, state: KingdomsState, action: int) -> KingdomsState:
         phase = state.phase
         if phase == PLAY:
-            return self._play(state, action)
+            return self._play(state, action)._replace(last=(state.turn, action))
         if phase == PLACE:
-            board = _with(state.board, action - PLACE_BASE, state.held)
-            placed = state._replace(board=board, held=NO_TILE)
-            return self._after_placement(placed, action - PLACE_BASE)
+            space = action - PLACE_BASE
+            board = _with(state.board, space, state.held)
+            placed = state._replace(board=board, held=NO_TILE, placed=(*state.placed, space))
+            return self._after_placement(placed, space)._replace(last=(state.turn, action))
         if phase == DRAW:
             supply = _with(state.supply, action, state.supply[action] - 1)
             return state._replace(phase=PLACE, supply=supply, held=action)
@@ -204,14 +209,20 @@ class Kingdoms(Game[KingdomsState]):
             hand = state.castles[player]
             castles = _with(state.castles, player, _with(hand, rank, hand[rank] - 1))
             board = _with(state.board, space, bd.castle(player, rank + 1))
-            return self._after_placement(state._replace(board=board, castles=castles), space)
+            placed = (*state.placed, space)
+            return self._after_placement(
+                state._replace(board=board, castles=castles, placed=placed), space
+            )
         if action == DRAW_ACTION:
             return state._replace(phase=DRAW)
         if action < PLACE_BASE:
             space = action - START_BASE
             board = _with(state.board, space, state.starting[player])
             starting = _with(state.starting, player, NO_TILE)
-            return self._after_placement(state._replace(board=board, starting=starting), space)
+            placed = (*state.placed, space)
+            return self._after_placement(
+                state._replace(board=board, starting=starting, placed=placed), space
+            )
         if action == PASS_ACTION:
             return self._next_turn(state)
         tile = action - TAKE_BASE
@@ -245,12 +256,13 @@ class Kingdoms(Game[KingdomsState]):
             if not state.scored >> line & 1:
                 state = self._score_line(state, line)
         setup = self.setup
+        past = (*state.past, Scored(state.board, state.placed))
         if setup.down_to_the_last_castle:
             over = any(not any(hand) for hand in state.castles)
         else:
             over = state.epoch + 1 == EPOCHS
         if over:
-            return state._replace(phase=OVER, held=NO_TILE)
+            return state._replace(phase=OVER, held=NO_TILE, past=past)
         castles = state.castles
         if not setup.down_to_the_last_castle:
             # Rank-1 castles go back to their owners; the others leave the game.
@@ -273,6 +285,9 @@ class Kingdoms(Game[KingdomsState]):
             0,
             NO_TILE,
             0,
+            (),
+            past,
+            state.last,
         )
 
     def placement(self, state: KingdomsState, action: int) -> tuple[int, int] | None:
@@ -361,6 +376,15 @@ class Kingdoms(Game[KingdomsState]):
             for index, tile in zip(sorted(indices), rng.sample(pool, len(indices)), strict=True):
                 concealed[index] = tile
         return concealed
+
+    # -- the view model a browser draws (view.py, view_model.schema.json) ------------------
+    view_model_version = models.VERSION
+
+    def view_model(self, state: KingdomsState, seat: int | None) -> dict[str, Any]:
+        return models.view_model(self, state, seat)
+
+    def move_model(self, state: KingdomsState, action: int) -> dict[str, Any]:
+        return models.move_model(state, action)
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
@@ -452,6 +476,9 @@ class Kingdoms(Game[KingdomsState]):
         for key in ("board", "supply", "starting", "gold"):
             data[key] = list(data[key])
         data["castles"] = [list(hand) for hand in state.castles]
+        data["placed"] = list(state.placed)
+        data["past"] = [{"board": list(e.board), "placed": list(e.placed)} for e in state.past]
+        data["last"] = list(state.last)
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> KingdomsState:
@@ -469,6 +496,12 @@ class Kingdoms(Game[KingdomsState]):
                 int(data["turn"]),
                 int(data["held"]),
                 int(data["scored"]),
+                tuple(int(s) for s in data.get("placed", ())),
+                tuple(
+                    Scored(tuple(int(s) for s in e["board"]), tuple(int(s) for s in e["placed"]))
+                    for e in data.get("past", ())
+                ),
+                tuple(int(n) for n in data.get("last", ())),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise KingdomkitError(f"malformed Kingdoms state: {error}") from None
@@ -480,6 +513,8 @@ class Kingdoms(Game[KingdomsState]):
             or len(state.castles) != players
             or any(len(hand) != RANKS for hand in state.castles)
             or state.phase not in range(len(PHASE_NAMES))
+            or any(len(e.board) != bd.SPACES for e in state.past)
+            or len(state.last) not in (0, 2)
         ):
             raise KingdomkitError("malformed Kingdoms state: wrong sizes")
         return state
