@@ -98,7 +98,7 @@ class Watcher:
         except (TypeError, ValueError):
             return
         view = data.get("view", data) if isinstance(data, dict) else None
-        if isinstance(view, dict) and "state" in view:
+        if isinstance(view, dict) and "model" in view:
             self.views.append(view)
             self._note(
                 f"view version {view.get('version')} you {view.get('you')} {view.get('status')}"
@@ -148,14 +148,14 @@ def play_one(page: Page, server: ServeProcess, table: str) -> bool:
 
 
 def assert_no_secret(views: list[dict[str, Any]], seat: int | None) -> None:
-    """No view shows a hidden tile of another seat (Kingdoms: starting tiles; a tile in hand
-    is -2 when hidden); a spectator sees none at all."""
+    """No view shows a hidden tile of another seat (Kingdoms: a starting tile's face is in its
+    owner's model only); a spectator sees none at all; no view carries the engine's state."""
     assert views, "the page received no view"
     for view in views:
-        state = view["state"]
-        for other, tile in enumerate(state.get("starting", [])):
-            if other != seat:
-                assert tile < 0, f"seat {seat} saw the starting tile of seat {other}"
+        assert "state" not in view
+        for other, player in enumerate(view["model"].get("players", [])):
+            if other != seat and isinstance(player, dict):
+                assert "starting_tile" not in player, f"seat {seat} saw seat {other}'s tile"
 
 
 @pytest.mark.parametrize("game", ["kingdomino", "queendomino", "kingdoms"])
@@ -196,7 +196,7 @@ def test_two_people_play_a_whole_game_through_a_server_restart(
     watchers["eve"].wait(eve, "() => view && view.you === null")
     if game == "queendomino":
         # The pile lies face up: every page, a spectator's too, shows the next building.
-        top = eve.evaluate("view.state.top")
+        top = eve.evaluate("view.model.top.building")
         tile = Queendomino({"players": 2}).table[top].tile
         assert f"Next: {tile}" in eve.inner_text(".kk-pile-top")
 

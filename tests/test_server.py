@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from kingdomkit.core.record import replay_record
 from kingdomkit.server.app import ServerConfig, create_app
-from kingdomkit.server.live import LiveTable, RefusedError
+from kingdomkit.server.live import LiveTable, RefusedError, model
 from paths import EXAMPLES
 
 HUMAN = {"kind": "human"}
@@ -201,12 +201,14 @@ def test_views_carry_only_what_each_seat_may_see(app: FastAPI) -> None:
         response = person.get(f"/api/tables/{table}")
         view = response.json()
         assert view["you"] == seat
-        assert view["state"] == game.state_to_json(game.view(state.state, seat))
+        seen = game.view(state.state, seat)
+        assert view["model"] == model(game, seen, seat, state.last_decision)
+        assert "state" not in view  # the engine's state never reaches a browser
         assert view["board"] == game.render(state.state, seat)
         assert str(state.seed) not in response.text
     assert (
-        ann.get(f"/api/tables/{table}").json()["state"]
-        != bob.get(f"/api/tables/{table}").json()["state"]
+        ann.get(f"/api/tables/{table}").json()["model"]
+        != bob.get(f"/api/tables/{table}").json()["model"]
     )  # each sees its own starting tile only
 
 
@@ -420,7 +422,8 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     first = ann.get(f"/api/tables/{table}/replay/0").json()
     last = ann.get(f"/api/tables/{table}/replay/{steps}").json()
     assert first["steps"] == steps and first["log"] == [] and first["next"] is not None
-    assert last["state"] == final["state"] and last["next"] is None
+    assert last["board"] == final["board"] and last["next"] is None
+    assert last["model"] == final["model"]
     assert ann.get(f"/api/tables/{table}/replay/{steps + 1}").status_code == 422
 
     assert ann.get(f"/api/tables/{table}/review").status_code in (404, 409)
@@ -444,7 +447,7 @@ def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     uploaded = ann.post("/api/records", json=record)
     assert uploaded.status_code == 201 and uploaded.json()["steps"] == steps
     again = ann.get(f"/api/tables/{uploaded.json()['table']}").json()
-    assert again["status"] == "finished" and again["state"] == final["state"]
+    assert again["status"] == "finished" and again["board"] == final["board"]
     broken = dict(record, events=record["events"][:-3])
     refused = ann.post("/api/records", json=broken)
     assert refused.status_code == 422
@@ -471,7 +474,7 @@ def test_only_the_recently_used_finished_tables_stay_in_memory(
 
     view = ann.get(f"/api/tables/{first}").json()  # reloaded from the database
     assert view["status"] == "finished"
-    assert view["state"] == ann.get(f"/api/tables/{third}").json()["state"]
+    assert view["board"] == ann.get(f"/api/tables/{third}").json()["board"]
     assert second not in memory and {running, first, third} <= set(memory)
     assert ann.get(f"/api/tables/{second}/record").json()["events"] == record["events"]
     assert ann.get(f"/api/tables/{running}").json()["status"] != "finished"

@@ -341,14 +341,12 @@ class LiveTable:
                     "id": a,
                     "label": game.move_label(state, a),
                     "notation": game.action_to_string(state, a),
-                    "events": game.events(state, a, game.apply(state, a)),
                     "move": game.move_model(state, a),
                 }
                 for a in game.legal_actions(state)
             ]
         position = {
             "board": game.render(state, seat),
-            "state": game.state_to_json(seen),
             "model": model(game, seen, seat, self.last_decision),
             "legal": legal,
             "scores": list(game.scores(seen)),  # as things stand, from what this seat sees
@@ -396,7 +394,6 @@ class LiveTable:
             "seats": [s.public() for s in self.seats],
             "to_act": to_act if to_act >= 0 else None,
             "board": game.render(state, None),
-            "state": game.state_to_json(seen),
             "model": model(game, seen, None, last),
             "scores": list(game.scores(seen)),  # as they stood at this step
             "log": self.decisions[:step][-LOG_LENGTH:],

@@ -207,21 +207,11 @@
     const symmetric = faces[0] === faces[1];
     for (const action of legal) {
       const move = action.move;
-      if (move && move.kind) {
-        if (move.kind === "discard") discard = action;
-        if (move.kind !== "place") continue;
-        const [a, b] = move.squares.map((q) => [q.x, q.y]);
-        add(a, b, action);
-        if (symmetric) add(b, a, action);
-        continue;
-      }
-      for (const event of action.events || []) {
-        if (event.type === "discard") discard = action;
-        if (event.type !== "place") continue;
-        const [a, b] = event.cells;
-        add(a, b, action);
-        if (symmetric) add(b, a, action);
-      }
+      if (move.kind === "discard") discard = action;
+      if (move.kind !== "place") continue;
+      const [a, b] = move.squares.map((q) => [q.x, q.y]);
+      add(a, b, action);
+      if (symmetric) add(b, a, action);
     }
     for (const list of anchors.values()) {
       list.sort((p, q) => DIRECTIONS.indexOf(`${p.b[0] - p.a[0]},${p.b[1] - p.a[1]}`) - DIRECTIONS.indexOf(`${q.b[0] - q.a[0]},${q.b[1] - q.a[1]}`));
@@ -298,24 +288,6 @@
     if (suggest && !chosen) prompt += " ★ marks the analyst's best placement.";
     if (discard && discard.id === ctx.hint) prompt += " (The analyst would discard it.)";
     return { hot, ghost, tools, prompt, keys, cancel, active: anchors.size > 0, suggest: chosen ? null : suggest };
-  }
-
-  /** The placing line and new line as the state holds them, for `linesSvg`. */
-  function lineItems(state, { placePhase, acting, over, legal, printed }) {
-    const claims = new Map();
-    for (const action of legal) {
-      for (const event of action.events) if (event.type === "claim") claims.set(event.domino, action);
-    }
-    const placing = state.placing.map((id, i) => {
-      const done = over || i < state.turn;
-      const current = acting && i === state.turn;
-      return { id, player: state.placers[i], done, current, inKingdom: done || (current && state.phase !== placePhase) };
-    });
-    const line = state.line.map((id, i) => ({
-      id, player: state.claims[i],
-      claim: state.claims[i] < 0 ? claims.get(printed(id)) || null : null,
-    }));
-    return { placing, line };
   }
 
   /** A player card: a header (colour, name, details) over the drawing of their kingdom. */
@@ -491,5 +463,5 @@
     }
   }
 
-  KK.kd = { U, model, where, animate, skipMotion, changes, usingKeys, coarse, whenKeys, square, dominoAt, kingdomSvg, linesSvg, placements, placer, lineItems, card, seatOrder, king };
+  KK.kd = { U, model, where, animate, skipMotion, changes, usingKeys, coarse, whenKeys, square, dominoAt, kingdomSvg, linesSvg, placements, placer, card, seatOrder, king };
 })();

@@ -1,7 +1,6 @@
 // The dominoes list (Kingdomino and Queendomino): every domino of the game's box drawn small,
 // the squares and crowns of each terrain in the box, and which dominoes are still to come.
-// From the view model where the game declares one (`to_come`, `unseen`); else from the
-// state's `deck` (Queendomino's bit i for id i, until its board reads its model).
+// From the view model (`to_come`, `unseen`).
 "use strict";
 
 (() => {
@@ -9,27 +8,11 @@
   let showAll = false;
   let drawn = null; // what the list shows now, to draw it again only when it changes
 
-  function bits(value) {
-    try { return BigInt(value === undefined || value === null ? 0 : value); } catch (e) { return 0n; }
-  }
-
-  /** The box of the game: [{domino, bit}] (Queendomino's second box with the Royal Wedding). */
+  /** The box of the game: [{d}] (Queendomino's second box with the Royal Wedding). */
   function box(view, parts) {
-    if (view.game === "kingdomino") return parts.dominoes.map((d) => ({ d, bit: BigInt(d.id - 1) }));
+    if (view.game === "kingdomino") return parts.dominoes.map((d) => ({ d }));
     const boxes = view.options.royal_wedding ? 2 : 1;
-    return parts.dominoes.filter((d) => d.id < 48 * boxes).map((d) => ({ d, bit: BigInt(d.id) }));
-  }
-
-  /** How many dominoes the rest of the game will still draw (Kingdomino uses 24 of 48 with
-   * two players and 36 with three; Queendomino draws its whole box). */
-  function stillDrawn(view, total, seen) {
-    if (view.game !== "kingdomino") return null;
-    const o = view.options;
-    const players = o.players || view.seats.length;
-    const lines = players === 2 && !o.mighty_duel ? 6 : 12;
-    const size = players === 3 && !o.draw_four ? 3 : 4;
-    const used = lines * size;
-    return used < total ? { used, left: Math.max(0, used - seen) } : null;
+    return parts.dominoes.filter((d) => d.id < 48 * boxes).map((d) => ({ d }));
   }
 
   function dominoSvg(m, d, attrs) {
@@ -45,23 +28,14 @@
   function update(view, parts) {
     const panel = $("dominoes");
     const model = view.model && "to_come" in view.model && "unseen" in view.model ? view.model : null;
-    const usable = parts && parts.dominoes && (view.game === "kingdomino" || view.game === "queendomino") &&
-      (model || (view.state && "deck" in view.state));
+    const usable = Boolean(parts && parts.dominoes && model);
     panel.hidden = !usable;
     if (!usable) return;
     const all = box(view, parts);
-    let coming, deck;
-    if (model) {
-      const unseen = new Set(model.unseen.map((d) => d.domino));
-      coming = all.filter(({ d }) => unseen.has(d.id));
-      deck = [...unseen].join();
-    } else {
-      deck = bits(view.state.deck);
-      coming = all.filter(({ bit }) => (deck >> bit) & 1n);
-    }
-    const draws = model
-      ? (model.to_come < coming.length ? { used: null, left: model.to_come } : null)
-      : stillDrawn(view, all.length, all.length - coming.length);
+    const unseen = new Set(model.unseen.map((d) => d.domino));
+    const coming = all.filter(({ d }) => unseen.has(d.id));
+    const deck = [...unseen].join();
+    const draws = model.to_come < coming.length ? { left: model.to_come } : null;
     const toCome = draws ? draws.left : coming.length;
     $("dominoes-count").textContent = `${toCome} to come`;
     if (!panel.open) { drawn = null; return; }

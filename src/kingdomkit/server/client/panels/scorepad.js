@@ -188,7 +188,7 @@
       });
       box.append(pads);
     } else if (view.game === "kingdomino" && view.options.dynasty) {
-      box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.model && view.model.dynasty ? view.model.dynasty : view.state, names));
+      box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.model.dynasty || {}, names));
     } else if (view.game === "kingdoms") {
       box.append(el("p", { class: "pad-note", text: `Gold after ${plural(result.epochs, "epoch")}: at the end of each epoch, every castle earns its rank times the tiles of its row and column.` }));
       box.append(kingdomsSheets(view, names));
