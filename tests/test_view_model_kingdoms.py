@@ -50,6 +50,15 @@ def model(game: Kingdoms, state: KingdomsState, seat: int | None) -> dict[str, A
     return game.view_model(game.view(state, seat), seat)
 
 
+def last(
+    game: Kingdoms, before: KingdomsState, step: str, seat: int | None
+) -> dict[str, Any] | None:
+    """What the server's model says `step` of `before` did, as `seat` sees it."""
+    action = game.parse_action(before, step)
+    after = game.apply_checked(before, action)
+    return game.last_model(game.view(before, seat), action, game.view(after, seat))
+
+
 def castle(player: int, rank: int, strength: int | None = None) -> dict[str, Any]:
     return {"kind": "castle", "player": player, "rank": rank, "strength": strength or rank}
 
@@ -87,7 +96,6 @@ def test_the_drawer_sees_the_tile_they_drew_and_their_starting_tile_only() -> No
         "scored": {"rows": [False] * 5, "columns": [False] * 6},
         "held": {"player": 1, "tile": face("DRG")},
         "supply": {"count": 20},
-        "last": {"player": 1, "kind": "draw"},
         "epochs": [],
     }
 
@@ -109,7 +117,7 @@ def test_the_others_see_a_drawn_tile_and_starting_tiles_face_down() -> None:
 def test_last_says_which_piece_went_where() -> None:
     game, state = opening()
     placed = play(game, state, "place 3,4")
-    assert model(game, placed, None)["last"] == {
+    assert last(game, state, "place 3,4", None) == {
         "player": 1,
         "kind": "tile",
         "space": 2 * 6 + 3,
@@ -117,15 +125,14 @@ def test_last_says_which_piece_went_where() -> None:
     }
     assert model(game, placed, None)["board"][15] == face("DRG")
     started = play(game, placed, "start 5,6")
-    assert model(game, started, 1)["last"] == {
+    assert last(game, placed, "start 5,6", 1) == {
         "player": 0,
         "kind": "starting_tile",
         "space": 29,
         "piece": face("+3"),
     }
     assert model(game, started, 1)["players"][0]["has_starting_tile"] is False
-    castled = play(game, started, "castle 1 1,1")
-    assert model(game, castled, 0)["last"] == {
+    assert last(game, started, "castle 1 1,1", 0) == {
         "player": 1,
         "kind": "castle",
         "space": 0,
@@ -194,7 +201,7 @@ def test_the_epoch_sheet_has_every_line_each_castle_and_the_totals() -> None:
     after = play(game, state, "castle 1 5,6")
     seen = model(game, after, None)
     assert seen["epoch"] == 2 and seen["board"] == [None] * 30
-    assert seen["last"] == {
+    assert last(game, state, "castle 1 5,6", None) == {
         "player": 1,
         "kind": "castle",
         "space": 29,
@@ -312,7 +319,5 @@ def test_the_remembered_past_survives_the_json_round_trip() -> None:
         Scored((*last_space_position(game).board[:29], bd.castle(1, 1)), tuple(range(30))),
     )
     assert game.state_from_json(game.state_to_json(after)) == after
-    old = {
-        k: v for k, v in game.state_to_json(after).items() if k not in ("placed", "past", "last")
-    }
+    old = {k: v for k, v in game.state_to_json(after).items() if k not in ("placed", "past")}
     assert game.state_from_json(old).past == ()

@@ -28,9 +28,9 @@ Actions (198; actions.py):
 
 Chance outcomes: FIRST, a player; DEAL and DRAW, a tile type (tiles.py).
 
-Versions: 1, the first. The state remembers the latest decision, the spaces filled this epoch
-and each scored epoch's board (for the score sheets and the view model); the rules, and so the
-version, are unchanged.
+Versions: 1, the first. The state remembers the spaces filled this epoch and each scored
+epoch's board (for the score sheets of the view model); the rules never read them, and so the
+version is unchanged.
 """
 
 from __future__ import annotations
@@ -177,12 +177,12 @@ class Kingdoms(Game[KingdomsState]):
     def apply(self, state: KingdomsState, action: int) -> KingdomsState:
         phase = state.phase
         if phase == PLAY:
-            return self._play(state, action)._replace(last=(state.turn, action))
+            return self._play(state, action)
         if phase == PLACE:
             space = action - PLACE_BASE
             board = _with(state.board, space, state.held)
             placed = state._replace(board=board, held=NO_TILE, placed=(*state.placed, space))
-            return self._after_placement(placed, space)._replace(last=(state.turn, action))
+            return self._after_placement(placed, space)
         if phase == DRAW:
             supply = _with(state.supply, action, state.supply[action] - 1)
             return state._replace(phase=PLACE, supply=supply, held=action)
@@ -287,7 +287,6 @@ class Kingdoms(Game[KingdomsState]):
             0,
             (),
             past,
-            state.last,
         )
 
     def placement(self, state: KingdomsState, action: int) -> tuple[int, int] | None:
@@ -386,6 +385,11 @@ class Kingdoms(Game[KingdomsState]):
     def move_model(self, state: KingdomsState, action: int) -> dict[str, Any]:
         return models.move_model(state, action)
 
+    def last_model(
+        self, before: KingdomsState, action: int, after: KingdomsState
+    ) -> dict[str, Any] | None:
+        return models.last_model(before, action, after)
+
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
 
@@ -478,7 +482,6 @@ class Kingdoms(Game[KingdomsState]):
         data["castles"] = [list(hand) for hand in state.castles]
         data["placed"] = list(state.placed)
         data["past"] = [{"board": list(e.board), "placed": list(e.placed)} for e in state.past]
-        data["last"] = list(state.last)
         return data
 
     def state_from_json(self, data: Mapping[str, Any]) -> KingdomsState:
@@ -501,7 +504,6 @@ class Kingdoms(Game[KingdomsState]):
                     Scored(tuple(int(s) for s in e["board"]), tuple(int(s) for s in e["placed"]))
                     for e in data.get("past", ())
                 ),
-                tuple(int(n) for n in data.get("last", ())),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise KingdomkitError(f"malformed Kingdoms state: {error}") from None
@@ -514,7 +516,6 @@ class Kingdoms(Game[KingdomsState]):
             or any(len(hand) != RANKS for hand in state.castles)
             or state.phase not in range(len(PHASE_NAMES))
             or any(len(e.board) != bd.SPACES for e in state.past)
-            or len(state.last) not in (0, 2)
         ):
             raise KingdomkitError("malformed Kingdoms state: wrong sizes")
         return state

@@ -1,8 +1,9 @@
 """Kingdoms' state: a frozen value and its phases (rules.py moves between them).
 
-The last three fields remember what has been (the latest decision, the spaces filled this
-epoch in order, each scored epoch's last board): the rules never read them; the score sheets
-(sheets.py) and the browser's view model (view.py) do.
+The last two fields remember what has been (the spaces filled this epoch in order, each scored
+epoch's last board): the rules never read them; the score sheets (sheets.py) of the browser's
+view model (view.py) do. What the latest decision did is the server's to tell
+(`Kingdoms.last_model`, from the decision and the positions around it).
 
 Secrets: the order of the face-down supply is never stored (each draw is a chance node when
 the tile is revealed); each player's starting tile is. A view (`Kingdoms.view`) replaces what
@@ -34,10 +35,9 @@ class KingdomsState(NamedTuple):
     turn: int  # the player to act (PLAY, DRAW, PLACE) or to be dealt a tile (DEAL)
     held: int  # PLACE: the tile drawn (or taken), to be placed; else NO_TILE
     scored: int  # bit i: line i (board.LINES) has scored this epoch
-    # What has been, for the score sheets and the board's "just placed" (never the rules):
+    # What has been, for the score sheets (never the rules):
     placed: tuple[int, ...] = ()  # the spaces filled this epoch, in order
     past: tuple[Scored, ...] = ()  # every epoch scored so far
-    last: tuple[int, ...] = ()  # the latest decision: (player, action); () before any
 
 
 class Scored(NamedTuple):

@@ -25,7 +25,7 @@ from kingdomkit.games.kingdoms.actions import (
 )
 from kingdomkit.games.kingdoms.options import EPOCHS, START_GOLD
 from kingdomkit.games.kingdoms.sheets import epoch_sheet
-from kingdomkit.games.kingdoms.state import NO_TILE, OVER, PHASE_NAMES, PLACE, PLAY, Scored
+from kingdomkit.games.kingdoms.state import NO_TILE, PHASE_NAMES, PLACE, PLAY, Scored
 from kingdomkit.games.kingdoms.tiles import TYPES
 
 if TYPE_CHECKING:
@@ -100,21 +100,17 @@ def view_model(game: Kingdoms, state: KingdomsState, seat: int | None) -> dict[s
         "scored": {"rows": scored[: bd.ROWS], "columns": scored[bd.ROWS :]},
         "held": held,
         "supply": supply,
-        "last": last_model(state),
         "epochs": epochs_model(game, state),
     }
 
 
-def last_model(state: KingdomsState) -> dict[str, Any] | None:
-    """What the latest decision did; `scored_epoch` when it ended an epoch (its board is then
-    in `epochs`, the board shown is the next epoch's)."""
-    if not state.last:
-        return None
-    player, action = state.last
-    ended = state.phase == OVER or (
-        not state.placed and action != DRAW_ACTION and not TAKE_BASE <= action < PASS_ACTION
-    )
-    board = state.past[-1].board if ended else state.board
+def last_model(before: KingdomsState, action: int, after: KingdomsState) -> dict[str, Any]:
+    """What the decision `action` of `before` did (`after`: once the draws it set off are
+    made); `scored_epoch` when it ended an epoch (its board is then in `epochs`, the board
+    shown is the next epoch's)."""
+    player = before.turn
+    ended = len(after.past) > len(before.past)
+    board = after.past[-1].board if ended else after.board
     last: dict[str, Any] = {"player": player}
     if action == PASS_ACTION:
         last["kind"] = "pass"
@@ -131,7 +127,7 @@ def last_model(state: KingdomsState) -> dict[str, Any] | None:
             kind, space = "tile", action - PLACE_BASE
         last.update(kind=kind, space=space, piece=square_model(board, space))
     if ended:
-        last["scored_epoch"] = len(state.past)
+        last["scored_epoch"] = len(after.past)
     return last
 
 
