@@ -51,17 +51,17 @@ class Grading:
 # budgets are fixed playouts (not seconds, so that a hint and a review agree on any machine),
 # about a second's search on an idle core. Measure again after changing an analyst.
 GRADINGS: dict[tuple[str, int], Grading] = {
-    ("kingdomino", 2): Grading("mcts:playouts=1000", 7.5, 15.0),
-    ("kingdomino", 3): Grading("mcts:playouts=1000", 3.0, 6.0),
-    ("kingdomino", 4): Grading("mcts:playouts=1000", 4.5, 9.0),
+    ("kingdomino", 2): Grading("mcts:playouts=1000:confirm=128", 5.0, 10.0),
+    ("kingdomino", 3): Grading("mcts:playouts=1000:confirm=128", 2.0, 4.0),
+    ("kingdomino", 4): Grading("mcts:playouts=1000:confirm=128", 1.0, 2.0),
     ("queendomino", 2): Grading("mcts:playouts=600", 1.0, 2.0),
-    ("queendomino", 3): Grading("mcts:playouts=60", 3.0, 6.0),
-    ("queendomino", 4): Grading("mcts:playouts=60", 3.0, 6.0),
+    ("queendomino", 3): Grading("mcts:playouts=60", 5.5, 11.0),
+    ("queendomino", 4): Grading("mcts:playouts=60", 8.5, 17.0),
     # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
-    **{("queendomino", players): Grading("mcts:playouts=60", 3.0, 6.0) for players in range(5, 9)},
-    ("kingdoms", 2): Grading("mcts:playouts=400", 5.5, 11.0),
-    ("kingdoms", 3): Grading("mcts:playouts=400", 3.0, 6.0),
-    ("kingdoms", 4): Grading("mcts:playouts=400", 2.0, 4.0),
+    **{("queendomino", players): Grading("mcts:playouts=60", 8.5, 17.0) for players in range(5, 9)},
+    ("kingdoms", 2): Grading("mcts:playouts=400:confirm=128", 3.5, 7.0),
+    ("kingdoms", 3): Grading("mcts:playouts=400:confirm=128", 4.5, 9.0),
+    ("kingdoms", 4): Grading("mcts:playouts=400:confirm=128", 1.0, 2.0),
 }
 # A game or player count not measured yet: a middling search, and wide margins.
 UNMEASURED = Grading("mcts:playouts=1000", 10.0, 20.0)
