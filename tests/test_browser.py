@@ -153,7 +153,8 @@ def assert_no_secret(views: list[dict[str, Any]], seat: int | None) -> None:
     assert views, "the page received no view"
     for view in views:
         assert "state" not in view
-        for other, player in enumerate(view["model"].get("players", [])):
+        players = view["model"].get("players")
+        for other, player in enumerate(players if isinstance(players, list) else []):
             if other != seat and isinstance(player, dict):
                 assert "starting_tile" not in player, f"seat {seat} saw seat {other}'s tile"
 
