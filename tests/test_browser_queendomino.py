@@ -85,7 +85,7 @@ def play_by_pointing(page: Page, seen: dict[str, Any]) -> str:
             click(page, ".kk-target > rect")  # the square itself, not its preview
             click(page, "[data-key='ghost']")
         else:
-            page.get_by_role("button", name="Discard domino").click()
+            page.locator("#board-tools").get_by_role("button", name="Discard domino").click()
             did = "discard"
     elif phase == "tax":
         click(page, "[data-key^='tax:'] > rect")

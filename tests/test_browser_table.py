@@ -262,7 +262,7 @@ def test_a_replay_shows_the_board_and_the_scores_of_its_step(
     person.wait("s => KKP.replay.step === s && KKP.replay.frame() !== null", step)
     person.wait(
         "s => [...document.querySelectorAll('.seat-score')].map(n => n.textContent).join() === s",
-        ",".join(f"{score:g} pts" for score in frame["scores"]),
+        ",".join(f"{score:g} points" for score in frame["scores"]),
     )
     page.evaluate("() => window.scrollTo(0, 0)")
     for shown in ("#replay-bar", "#drawn .kk-card"):
@@ -270,7 +270,7 @@ def test_a_replay_shows_the_board_and_the_scores_of_its_step(
     page.click("#replay-last")
     person.wait(
         "s => [...document.querySelectorAll('.seat-score')].map(n => n.textContent).join() === s",
-        ",".join(f"{score:g} pts" for score in final["scores"]),
+        ",".join(f"{score:g} points" for score in final["scores"]),
     )
     assert person.errors == []
     person.close()

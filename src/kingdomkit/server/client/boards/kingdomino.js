@@ -36,7 +36,7 @@
       ctx.ui.keys = placer.keys;
     } else if (mine && acting && acting.doing === "claim") {
       ctx.prompt(kd.usingKeys() ? "Claim a domino of the new line: Tab to it, then Enter." : `Claim a domino of the new line: ${tap} it.`);
-    } else if (acting) {
+    } else if (acting && view.status === "running") {
       ctx.prompt(acting.doing === "place"
         ? `${seatLabel(acting.player)} is placing domino ${acting.domino.label}.`
         : `${seatLabel(acting.player)} is choosing a domino.`);
@@ -94,7 +94,7 @@
       if (kingdom.discarded.length) details.push(html("span", { class: "kk-stat", text: `discarded ${kingdom.discarded.map((d) => d.label).join(", ")}` }));
       cards.append(kd.card({
         colour: colour(p), title: `Seat ${p + 1}: ${seatLabel(p)}`, details, drawing,
-        toAct: Boolean(acting) && acting.player === p, mine: p === view.you,
+        toAct: Boolean(acting) && acting.player === p && view.status === "running", mine: p === view.you,
       }));
     }
     ctx.root.append(html("div", { class: "kk-table kk-kingdomino" }, centre.children.length ? centre : null, cards));
