@@ -144,28 +144,39 @@
       text(x + 13, y + 24.5, player + 1, { class: "kk-king-number" }));
   }
 
+  /** Lay the lines across (each line a row, the kingdoms below them), or side by side as
+   * columns (a phone)? Across wherever the board is wider than a phone (the page redraws
+   * the board when the window is resized). */
+  const wide = window.matchMedia("(min-width: 40.01rem)");
+  function across() {
+    return wide.matches;
+  }
+
   /** The lines of dominoes: the one being placed (with its kings) and the new one.
    *
    * opts: placing: [{id, player, done, current, inKingdom}], line: [{id, player, claim}]
-   * (claim: a legal action claiming it), colour(player), seatLabel(player), act(id). */
+   * (claim: a legal action claiming it), colour(player), seatLabel(player), act(id),
+   * across: each line a row, two rows always (the kingdoms below never move). */
   function linesSvg(m, opts) {
-    const row = 48, head = 26, columnWidth = 148, gap = 18;
+    const row = 48, head = 26, columnWidth = 148, gap = 18, title = 74, step = columnWidth + 12;
     const columns = [];
     if (opts.placing.length) columns.push(["placing", opts.placingTitle || "Placing"]);
     if (opts.line.length) columns.push(["line", opts.lineTitle || "New line"]);
-    const rows = Math.max(opts.placing.length, opts.line.length, 1);
-    const width = Math.max(1, columns.length) * columnWidth + (columns.length - 1) * gap;
-    const height = head + rows * row;
+    const count = Math.max(opts.placing.length, opts.line.length, 1);
+    const width = opts.across
+      ? title + count * step - 12
+      : Math.max(1, columns.length) * columnWidth + (columns.length - 1) * gap;
+    const height = opts.across ? 2 * row - 4 : head + count * row;
     const root = svg("svg", {
-      class: "kk-lines", viewBox: `-4 -2 ${width + 8} ${height + 4}`, role: "group", "aria-label": "the lines of dominoes",
-      style: `max-width: ${Math.round((width + 8) * 1.15)}px`,
+      class: `kk-lines${opts.across ? " kk-lines-across" : ""}`, viewBox: `-4 -2 ${width + 8} ${height + 4}`, role: "group",
+      "aria-label": "the lines of dominoes", style: `max-width: ${Math.round((width + 8) * 1.15)}px`,
     });
-    columns.forEach(([kind, title], c) => {
-      const x0 = c * (columnWidth + gap);
-      root.append(text(x0 + 2, 11, title, { class: "kk-caption", "text-anchor": "start" }));
+    columns.forEach(([kind, caption], c) => {
+      if (opts.across) root.append(text(0, c * row + 27, caption, { class: "kk-caption", "text-anchor": "start" }));
+      else root.append(text(c * (columnWidth + gap) + 2, 11, caption, { class: "kk-caption", "text-anchor": "start" }));
       const items = kind === "placing" ? opts.placing : opts.line;
       items.forEach((item, i) => {
-        const y0 = head + i * row;
+        const [x0, y0] = opts.across ? [title + i * step, c * row + 2] : [c * (columnWidth + gap), head + i * row];
         const d = item.squares ? { label: item.label, squares: item.squares } : m.domino(item.id);
         const group = svg("g", { "data-line": `${kind}:${item.id}`, class: "kk-line-item" + (item.current ? " kk-current" : "") + (item.done ? " kk-done" : "") });
         if (item.current) group.append(svg("rect", { class: "kk-current-bg", x: x0 - 3, y: y0 - 3, width: columnWidth + 6, height: U + 6, rx: 8 }));
@@ -463,5 +474,5 @@
     }
   }
 
-  KK.kd = { U, model, where, animate, skipMotion, changes, usingKeys, coarse, whenKeys, square, dominoAt, kingdomSvg, linesSvg, placements, placer, card, seatOrder, king };
+  KK.kd = { U, model, across, where, animate, skipMotion, changes, usingKeys, coarse, whenKeys, square, dominoAt, kingdomSvg, linesSvg, placements, placer, card, seatOrder, king };
 })();

@@ -61,18 +61,21 @@
       info.push(html("p", { class: "kk-note", text: `Dynasty: game ${model.dynasty.game} of ${model.dynasty.games}; earlier games: ` +
         model.dynasty.past_scores.map((scores, g) => `game ${g + 1} ` + scores.map((v, p) => `${seatLabel(p)} ${v}`).join(", ")).join("; ") }));
     }
+    // Wider than a phone: the lines across the top, the kingdoms below as large as the
+    // board's width allows, a row of two (or three).
+    const across = kd.across();
     const centre = html("div", { class: "kk-centre" });
     if (items.placing.length || items.line.length || info.length) {
       centre.append(html("div", { class: "kk-panel kk-lines-panel" },
         items.placing.length || items.line.length
-          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: items.placing.length ? "New line" : "First line" })
+          ? kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, across, placingTitle: "Placing", lineTitle: items.placing.length ? "New line" : "First line" })
           : null,
         ...info));
     }
 
     // Just placed: the latest domino placed (the model's `last`).
     const last = model.last && model.last.placed ? model.last : null;
-    const cards = html("div", { class: "kk-cards" });
+    const cards = html("div", { class: `kk-cards kk-seats-${model.kingdoms.length}` });
     for (const p of kd.seatOrder(view.seats.length, view.you)) {
       const kingdom = model.kingdoms[p];
       const own = placer && acting.player === p;
@@ -97,7 +100,7 @@
         toAct: Boolean(acting) && acting.player === p && view.status === "running", mine: p === view.you,
       }));
     }
-    ctx.root.append(html("div", { class: "kk-table kk-kingdomino" }, centre.children.length ? centre : null, cards));
+    ctx.root.append(html("div", { class: `kk-table kk-kingdomino${across ? " kk-across" : ""}` }, centre.children.length ? centre : null, cards));
     kd.animate(ctx.root, model, { table: `${view.table}:${view.replay ? "replay" : "live"}`, you: view.you });
 
     // After a move the focused square is gone: keep the focus in the board, on what acts now.

@@ -385,12 +385,12 @@
 
     const items = lineItems(q, view);
     const lines = items.placing.length || items.line.length ? html("div", { class: "kk-centre" }, html("div", { class: "kk-panel" },
-      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, placingTitle: "Placing", lineTitle: q.lines.placing.length ? "New line" : "First line" }))) : null;
+      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, across: kd.across(), placingTitle: "Placing", lineTitle: q.lines.placing.length ? "New line" : "First line" }))) : null;
 
     // The realms: yours first.
     const mineRealm = view.you === null || view.you === undefined ? null : realmOf(view.you);
     const placingIds = new Set(q.lines.placing.filter((i) => i.done).map((i) => i.domino));
-    const cards = html("div", { class: "kk-cards" });
+    const cards = html("div", { class: `kk-cards kk-seats-${q.realms.length}` });
     for (const r of kd.seatOrder(q.realms.length, mineRealm)) {
       const realm = q.realms[r];
       // The realm's latest domino of this round: the one to mark "just placed".
@@ -429,7 +429,7 @@
       const first = { claim: lines, place: cards, tax: cards, site: cards, build: ui.build === undefined ? builders : cards, dragon: builders }[q.phase];
       if (first) first.style.cssText = "order: -1";
     }
-    ctx.root.append(html("div", { class: "kk-table kk-queendomino" }, builders, lines, cards));
+    ctx.root.append(html("div", { class: `kk-table kk-queendomino${kd.across() ? " kk-across" : ""}` }, builders, lines, cards));
     // Kingdom.js's own moves (a domino sliding in, a king claiming), on the shared parts.
     kd.animate(ctx.root, { kingdoms: q.realms.map((r) => r.kingdom), lines: q.lines }, { table: view.table, you: mineRealm });
     const kept = moving.positions;
