@@ -201,9 +201,14 @@ def test_a_bots_move_is_animated_and_a_click_meanwhile_is_kept(
     caught = False
     while not caught and wait_turn(page):
         # Ann moves; the bot answers; catch its animation while it is Ann's turn again.
+        version = page.evaluate("() => view.version")
         play_one_by_pointer(page, touch=False)
-        either = f"() => view.status !== 'running' || ({ANIMATING[6:]})"
-        page.wait_for_function(either, polling="raf", timeout=STEP_TIMEOUT)
+        # The bot's answer animates; with two kings Ann may also simply play again.
+        either = (
+            f"v => view.status !== 'running' || ({ANIMATING[6:]}) || "
+            "(view.version > v + 1 && view.legal.length > 0)"
+        )
+        page.wait_for_function(either, arg=version, polling="raf", timeout=STEP_TIMEOUT)
         if not page.evaluate(ANIMATING) or not page.evaluate("() => view.legal.length > 0"):
             continue
         version = page.evaluate("() => view.version")
