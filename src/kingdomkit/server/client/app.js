@@ -142,7 +142,7 @@ function showScores(shown) {
     const row = seatRows[seat.index];
     if (!row) continue;
     const score = shown.scores && view.status !== "open" ? shown.scores[seat.index] : null;
-    row.score.textContent = score === null || score === undefined ? "" : `${score} ${unit}`;
+    row.score.textContent = score === null || score === undefined ? "" : `${score} ${score === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
     row.score.hidden = score === null || score === undefined;
     row.score.title = shown.replay ? `${unit} at this step of the replay` : `${unit} as things stand`;
   }
