@@ -80,6 +80,11 @@ class Person:
         self.context.close()
 
 
+def said(score: float) -> str:
+    """A seat's score as the page writes it."""
+    return f"{score:g} point" if score == 1 else f"{score:g} points"
+
+
 def in_viewport(page: Page, selector: str) -> bool:
     box = page.locator(selector).first.bounding_box()
     size = page.viewport_size
@@ -262,7 +267,7 @@ def test_a_replay_shows_the_board_and_the_scores_of_its_step(
     person.wait("s => KKP.replay.step === s && KKP.replay.frame() !== null", step)
     person.wait(
         "s => [...document.querySelectorAll('.seat-score')].map(n => n.textContent).join() === s",
-        ",".join(f"{score:g} points" for score in frame["scores"]),
+        ",".join(said(score) for score in frame["scores"]),
     )
     page.evaluate("() => window.scrollTo(0, 0)")
     for shown in ("#replay-bar", "#drawn .kk-card"):
@@ -270,7 +275,7 @@ def test_a_replay_shows_the_board_and_the_scores_of_its_step(
     page.click("#replay-last")
     person.wait(
         "s => [...document.querySelectorAll('.seat-score')].map(n => n.textContent).join() === s",
-        ",".join(f"{score:g} points" for score in final["scores"]),
+        ",".join(said(score) for score in final["scores"]),
     )
     assert person.errors == []
     person.close()
