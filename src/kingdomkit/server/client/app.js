@@ -159,6 +159,12 @@ function hasLeft(index) {
 function waitingText() {
   const free = view.seats.filter((seat) => seat.kind === "human" && !seat.taken).map((seat) => seat.index + 1);
   if (!free.length) return "The game is starting.";
+  // A rematch keeps each seat for its player: name them.
+  const kept = view.seats.filter((seat) => seat.kept && seat.name).map((seat) => seat.name);
+  if (kept.length === free.length) {
+    const names = kept.length === 1 ? kept[0] : `${kept.slice(0, -1).join(", ")} and ${kept.at(-1)}`;
+    return `Waiting for ${names} to join the rematch.`;
+  }
   const seats = free.length === 1 ? `seat ${free[0]}` : `seats ${free.slice(0, -1).join(", ")} and ${free.at(-1)}`;
   if (view.you === null || view.you === undefined) {
     return invitation ? `You are invited: type your name at the top to take your seat.` : `Waiting for players to take ${seats}: take a free seat to play.`;
