@@ -10,36 +10,19 @@ that name keys only when a keyboard is used, and no console error.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize
 
+import test_browser
 from serving import ServeProcess
-from test_browser import chromium
+
+browser, server = test_browser.browser, test_browser.server  # the shared fixtures
 
 STEP_TIMEOUT = 60_000  # ms for the page to show the next version
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServeProcess]:
-    process = ServeProcess(tmp_path)
-    process.start()
-    yield process
-    if process.process is not None and process.process.poll() is None:
-        process.kill()
 
 
 class Errors:

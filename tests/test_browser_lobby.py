@@ -6,14 +6,16 @@ logs an error."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+import test_browser
 from serving import ServeProcess
+
+browser = test_browser.browser  # the shared fixture: one chromium per module
 
 TIMEOUT = 60_000  # ms: a ceiling against hanging on a busy machine, not a measure
 PLAY_FIRST = """async () => {
@@ -24,15 +26,6 @@ PLAY_FIRST = """async () => {
   await api("POST", `/api/tables/${tableId}/actions`, move);
   return "played";
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -12,21 +12,15 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+import test_browser
 from serving import ServeProcess
-from test_browser import chromium
+
+browser = test_browser.browser  # the shared fixture: one chromium per module
 
 PAGE = 20  # the server's log_page: the page must read several
 AT_END = "() => { const l = $('log'); return l.scrollTop + l.clientHeight >= l.scrollHeight - 8; }"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
