@@ -234,7 +234,9 @@ def test_a_placement_by_keyboard_only(browser: Browser, server: ServeProcess) ->
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
     outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
     assert outline != "none"
-    assert "Enter" in page.inner_text("#prompt")
+    page.wait_for_function(
+        "() => document.querySelector('#prompt').textContent.includes('Enter')", timeout=5000
+    )
     # Arrow keys go in space order: each step to a square further that way.
     targets = page.evaluate(
         "() => [...document.querySelectorAll('#drawn .kk-target')]"

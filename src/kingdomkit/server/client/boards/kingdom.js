@@ -332,7 +332,9 @@
     if (event.key === "Shift" || lastInput === "key") return;
     const was = usingKeys();
     lastInput = "key";
-    if (!was && onKeys) setTimeout(onKeys, 0); // after the key did its work (Tab moved the focus)
+    // Now, not in a timer: a page in the background has its timers held back for up to a
+    // second. The focus is kept across the redraw, so the key's own work (Tab) follows.
+    if (!was && onKeys) onKeys();
   }, true);
   document.addEventListener("pointerdown", (event) => { lastInput = event.pointerType === "mouse" ? "mouse" : "touch"; }, true);
   function coarse() {
