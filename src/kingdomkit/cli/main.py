@@ -22,10 +22,23 @@ from kingdomkit.cli import (
     screenshots,
     serve,
     simulate,
+    worker,
 )
 from kingdomkit.core.protocol import KingdomkitError
 
-COMMANDS = (play, serve, simulate, score, replay, analyze, bench, arena, loadtest, screenshots)
+COMMANDS = (
+    play,
+    serve,
+    worker,
+    simulate,
+    score,
+    replay,
+    analyze,
+    bench,
+    arena,
+    loadtest,
+    screenshots,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

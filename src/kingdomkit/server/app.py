@@ -3,6 +3,7 @@ service with its database and bot workers (started and stopped with the app)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,8 +22,10 @@ from kingdomkit import __version__
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.database import open_engine
+from kingdomkit.server.fanout import Listener
 from kingdomkit.server.guard import OriginCheck, SecurityHeaders
 from kingdomkit.server.hub import Hub, KeepTransport
+from kingdomkit.server.jobs import Jobs, WorkerSettings
 from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.scheduler import Scheduler
@@ -40,6 +43,7 @@ DOCS_PAGE = """<!doctype html>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/static/docs.js"></script></body></html>
 """
+LISTEN_TIMEOUT = 30.0  # seconds to start listening to a shared database's notifications
 GC_YOUNG = 50_000  # allocations between collections of the youngest generation
 
 
@@ -57,16 +61,53 @@ class ServerConfig:
     send_queue: int = 32  # views waiting for a WebSocket before it is dropped as too slow
     send_timeout: float = 10.0  # seconds a WebSocket may take to accept one view
     send_buffer: int = 65536  # bytes the kernel may hold unsent for one WebSocket
+    job_heartbeat: float = 10.0  # seconds between a job worker's heartbeats (PostgreSQL)
+    job_stalled: float = 30.0  # seconds without a heartbeat before a worker's jobs rerun
+    job_sweep: float = 30.0  # seconds between sweeps for stalled jobs and lost tables
+
+    def __post_init__(self) -> None:
+        if (
+            not self.database.startswith("postgresql")
+            and min(self.bot_workers, self.analysis_workers) < 1
+        ):
+            raise ValueError(
+                "with SQLite this process plays every bot itself: --bot-workers and"
+                " --analysis-workers are at least 1 (0 is for serve processes on PostgreSQL,"
+                " with `kingdomkit worker` processes beside them)"
+            )
+
+    @property
+    def worker(self) -> WorkerSettings:
+        """The job worker this process runs on a shared database."""
+        return WorkerSettings(
+            play=self.bot_workers,
+            analysis=self.analysis_workers,
+            heartbeat=self.job_heartbeat,
+            stalled=self.job_stalled,
+            sweep=self.job_sweep,
+        )
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_engine(config.database)
-        bots = Scheduler(config.bot_workers, config.bot_share, config.analysis_workers)
+        bots = Scheduler(
+            max(1, config.bot_workers), config.bot_share, max(1, config.analysis_workers)
+        )
         hub = Hub(config.send_queue, config.send_timeout, config.send_buffer)
-        tables = Tables(Store(engine), bots, hub)
+        store = Store(engine)
+        jobs = Jobs(config.database, Store(engine)) if store.shared else None
+        tables = Tables(store, bots, hub, jobs)
         app.state.tables = tables
+        background: list[asyncio.Task[None]] = []
+        if jobs is not None:
+            await jobs.open()
+            listener = Listener(config.database, tables.heard, tables.lost)
+            background.append(asyncio.create_task(listener.run()))
+            await asyncio.wait_for(listener.ready.wait(), LISTEN_TIMEOUT)
+            if config.bot_workers or config.analysis_workers:
+                background.append(asyncio.create_task(jobs.work(config.worker)))
         limits = config.limits
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine)
@@ -79,7 +120,12 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             yield
         finally:
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
             await tables.close()
+            if jobs is not None:
+                await jobs.close()
             app.state.accounts.close()
             engine.dispose()
 

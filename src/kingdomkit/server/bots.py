@@ -8,8 +8,11 @@ can move in any worker.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +25,15 @@ from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, revi
 from kingdomkit.core.registry import make_game
 
 RETRIES = 2  # new pools tried when a worker dies under a move
+TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+def die_with_parent() -> None:
+    """In a worker process (Linux): be killed when the process that started it dies, so a
+    server or worker killed with SIGKILL leaves no search running on."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def in_one_process(bot: str) -> str:
@@ -150,7 +162,9 @@ class BotPool:
 
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=context, initializer=die_with_parent
+        )
 
     async def move(
         self, game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.orm import sessionmaker
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x6B6B_0001  # the advisory lock migrations take on PostgreSQL
 
 
 def default_url(folder: Path) -> str:
@@ -41,8 +42,16 @@ def upgrade(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # processes starting together migrate one after the other, not all at once
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def conninfo(url: str) -> str:
+    """The libpq connection string of an SQLAlchemy PostgreSQL URL (for psycopg itself)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def session_factory(engine: Engine) -> sessionmaker:  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from time import monotonic
+from time import time
 from typing import Any
 
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
@@ -102,6 +102,8 @@ class LiveTable:
         review: dict[str, Any] | None = None,
         owner: str | None = None,
         made_by: dict[int, str] | None = None,
+        changes: int = 0,
+        turn_started: float | None = None,
     ) -> None:
         self.id = table_id
         self.owner = owner  # the identity that created the table (its share of the bots)
@@ -110,7 +112,11 @@ class LiveTable:
         self.hints = hints  # may the seat to act ask for the analyst's advice?
         self.review = review  # the graded decisions, once a finished game is reviewed
         self.reviewing = False  # a review is being made
-        self.turn_started = monotonic()  # the clock of the seat to act runs from here
+        # the clock of the seat to act runs from here: wall time, as any process reads it
+        self.turn_started = time() if turn_started is None else turn_started
+        # how many times the stored table was changed: a write is accepted only against the
+        # count it was loaded with, so two processes never both change the same version
+        self.changes = changes
         self.game_name = game_name
         self.options = options
         self.game: Game[Any] = make_game(game_name, options)
@@ -166,6 +172,21 @@ class LiveTable:
             "winners": list(self.game.winners(self.state)),
         }
 
+    @property
+    def share(self) -> str:
+        """The identity whose share of the bot workers the table's jobs use: its owner, else
+        (an old or uploaded table) the table itself."""
+        return self.owner or f"table {self.id}"
+
+    def awaits(self, version: int, driver: str | None) -> bool:
+        """Is the move at `version` still to be played, by `driver` (the seat's bot or
+        stand-in; None: a person)? A bot's move found no longer due is never played."""
+        return (
+            self.version == version
+            and self.status == RUNNING
+            and self.seats[self.to_act].driver == driver
+        )
+
     def seat_of(self, holder: str | None) -> int | None:
         """The seat `holder` sits in (the first one, if several), or None."""
         if holder is None:
@@ -211,7 +232,7 @@ class LiveTable:
         when not the seat itself (STAND_IN, CLOCK)."""
         start = len(self.actions)
         seat = self.seats[self.to_act]
-        now = monotonic()
+        now = time()
         if seat.kind == HUMAN and by != STAND_IN and self.clock.on:
             seat.time_used += now - self.turn_started
         self._apply(self.to_act, action, by)
@@ -222,7 +243,18 @@ class LiveTable:
     def time_left(self) -> float:
         """Seconds the person to act has left for this decision (inf without a clock)."""
         seat = self.seats[self.to_act]
-        return self.clock.allowed(seat) - (monotonic() - self.turn_started)
+        return self.clock.allowed(seat) - (time() - self.turn_started)
+
+    def waiting(self) -> tuple[str | None, float | None]:
+        """What the table waits for, as it is stored for the job sweep: (BOT, None) a bot's
+        (or stand-in's) move, (HUMAN, deadline) a person's, with the wall time their clock
+        runs out (None without a clock), (None, None) nothing (open or finished)."""
+        if self.status != RUNNING:
+            return None, None
+        seat = self.seats[self.to_act]
+        if seat.driver is not None:
+            return BOT, None
+        return HUMAN, self.turn_started + self.clock.allowed(seat) if self.clock.on else None
 
     def draw(self) -> list[tuple[int, int]]:
         """Play every chance outcome due now (drawn from the table's seed); the new actions."""
@@ -234,7 +266,7 @@ class LiveTable:
 
     def start_clocks(self) -> None:
         """The game starts (its last seat is taken): the first decision's time runs from now."""
-        self.turn_started = monotonic()
+        self.turn_started = time()
 
     def _apply(self, player: int, action: int, by: str | None = None) -> None:
         if by is not None:

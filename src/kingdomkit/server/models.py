@@ -56,6 +56,13 @@ class TableRow(Base):
     # the table of the rematch one of its players proposed, and that player's seat
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # how many times the table was changed: every write is conditional on the count read
+    changes: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
+    # the wall time (epoch seconds) the seat to act started its decision
+    turn_started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # what it waits for (a bot's move, a person's) and when that person's clock runs out
+    waiting: Mapped[str | None] = mapped_column(String(8), nullable=True, index=True)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
     )
@@ -91,6 +98,18 @@ class ActionRow(Base):
     # who chose it when not the seat itself: "stand-in" (a bot for a person who left) or
     # "clock" (the person's time ran out)
     by: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class AdviceRow(Base):
+    """The analyst's estimate of every legal move at one decision of a table (a hint): made
+    once by a worker, read by whichever process is asked."""
+
+    __tablename__ = "advice"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    moves: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

@@ -5,6 +5,13 @@ Every change of a table happens under its lock, in this order: check, apply in m
 database, so memory never runs ahead of what is stored; views wait for a commit under way
 (`settled`), so no one is shown a move that is not stored. Bot moves are computed outside the
 lock (in a worker process) and then go through the same path with the version they saw.
+
+On a shared database (PostgreSQL, `jobs` given) other processes change tables too. A commit
+is accepted only against the change count the table was loaded with (store.py): a process
+that lost the race reloads the table and checks the request again. What the others commit is
+heard through the database (`heard`, from fanout.py) and sent to this process's sockets; the
+tables read for a change or a view are checked against the stored count first. Bot moves,
+time-outs, hints and reviews are then jobs in the durable queue (jobs.py) that any worker runs.
 """
 
 from __future__ import annotations
@@ -13,15 +20,15 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kingdomkit.bots.levels import LEVELS
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import GAMES, game_info, make_game
-from kingdomkit.server.bots import hint, review
+from kingdomkit.server.bots import TIMEOUT_BOT, hint, review
 from kingdomkit.server.chat import CHAT_SHOWN, author_key, message, speaker
 from kingdomkit.server.hub import Hub
 from kingdomkit.server.live import (
@@ -39,7 +46,7 @@ from kingdomkit.server.live import (
 )
 from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.setups import refusal, title
-from kingdomkit.server.store import Store
+from kingdomkit.server.store import StaleError, Store
 from kingdomkit.server.text import (
     NAME_LIMIT,
     TABLE_ID_LIMIT,
@@ -49,9 +56,14 @@ from kingdomkit.server.text import (
     could_be_id,
 )
 
+if TYPE_CHECKING:
+    from kingdomkit.server.jobs import Jobs
+
 log = logging.getLogger("kingdomkit.server")
+T = TypeVar("T")
+STALE_RETRIES = 5  # checks of a request against a table another process just changed
+ADVICE_SECONDS = 600.0  # a hint asked of the shared queue's workers waits at most this
 MIN_CLOCK, MAX_CLOCK = 5.0, 24 * 3600.0
-TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 # The stand-in another seated person puts on a seat whose holder left: not their choice, so
 # that nobody can hand an absent opponent's seat to a weak bot.
 STAND_IN_BOT = "medium"
@@ -73,9 +85,8 @@ def checked_bot(bot: Any) -> str:
 
 
 def share_of(table: LiveTable) -> str:
-    """The identity whose share of the bot workers the table's jobs use: its owner, else
-    (an old or uploaded table) the table itself."""
-    return table.owner or f"table {table.id}"
+    """The identity whose share of the bot workers the table's jobs use."""
+    return table.share
 
 
 class Tables:
@@ -83,10 +94,12 @@ class Tables:
     the finished ones, only the most recently used stay, so a long-running server does not
     hold every game it ever served."""
 
-    def __init__(self, store: Store, bots: Scheduler, hub: Hub) -> None:
+    def __init__(self, store: Store, bots: Scheduler, hub: Hub, jobs: Jobs | None = None) -> None:
         self.store = store
         self.bots = bots
         self.hub = hub
+        self.jobs = jobs  # the shared database's job queue; None: this process's own workers
+        self.advice: dict[tuple[str, int], asyncio.Event] = {}  # hints awaited from workers
         self.live: OrderedDict[str, LiveTable] = OrderedDict()  # least recently used first
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -196,7 +209,28 @@ class Tables:
         shown a move that is not stored yet (and could still be rolled back)."""
         await self.get(table_id)  # an unknown table is refused before a lock is made for it
         async with self.lock(table_id):
-            return await self.get(table_id)  # reloaded if the commit failed
+            return await self.current(table_id)  # reloaded if the commit failed
+
+    async def current(self, table_id: str) -> LiveTable:
+        """The table as stored now (call under its lock): on a shared database, one another
+        process changed since it was loaded here is loaded again."""
+        table = await self.get(table_id)
+        if self.jobs is not None:
+            stored = await asyncio.to_thread(self.store.changes, table_id)
+            if stored != table.changes:
+                self.live.pop(table_id, None)
+                table = await self.get(table_id)
+        return table
+
+    async def _retried(self, change: Callable[[], Awaitable[T]]) -> T:
+        """`change()`, checked again while another process's write got there first (the
+        failed commit dropped the table from memory: it is read again)."""
+        for _ in range(STALE_RETRIES - 1):
+            try:
+                return await change()
+            except StaleError:
+                continue
+        return await change()
 
     def lock(self, table_id: str) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -206,8 +240,14 @@ class Tables:
     ) -> int:
         """Seat `holder`: at the seat of the invite `token`, or at `index`, or at the first free
         human seat. A holder already seated keeps its seat."""
-        table = await self.get(table_id)
+        return await self._retried(lambda: self._join(table_id, holder, name, token, index))
+
+    async def _join(
+        self, table_id: str, holder: str, name: Any, token: str | None, index: int | None
+    ) -> int:
+        await self.get(table_id)
         async with self.lock(table_id):
+            table = await self.current(table_id)
             mine = table.seat_of(holder)
             if mine is not None:
                 return mine
@@ -255,7 +295,7 @@ class Tables:
     async def _commit_seat(self, table: LiveTable, seat: Seat) -> None:
         try:
             await self._write(self.store.save_seat, table, seat)
-        except Exception:
+        except BaseException:
             self.live.pop(table.id, None)  # reload from what is stored
             raise
 
@@ -265,8 +305,14 @@ class Tables:
         """Have `bot` play seat `index` for its holder (None: the holder takes it back). The
         holder may do either at any time; another seated person may put a stand-in on a seat
         whose holder has no connection open to the table (they left)."""
-        table = await self.get(table_id)
+        await self._retried(lambda: self._stand_in(table_id, holder, index, bot))
+
+    async def _stand_in(
+        self, table_id: str, holder: str | None, index: int, bot: str | None
+    ) -> None:
+        await self.get(table_id)
         async with self.lock(table_id):
+            table = await self.current(table_id)
             if not 0 <= index < len(table.seats) or table.seats[index].kind != HUMAN:
                 raise RefusedError(422, f"seat {index} is not a person's seat")
             seat = table.seats[index]
@@ -300,6 +346,8 @@ class Tables:
             raise RefusedError(409, "hints are for the seat whose turn it is")
         if table.seats[seat].stand_in is not None:
             raise RefusedError(409, "a bot plays for you: take your seat back first")
+        if self.jobs is not None:
+            return await self._asked_advice(table, str(holder))
         moves = [action for _, action in table.actions]
         advice: list[dict[str, Any]] = await self.bots.analysis.run(
             str(holder),
@@ -313,6 +361,28 @@ class Tables:
         )
         return advice
 
+    async def _asked_advice(self, table: LiveTable, key: str) -> list[dict[str, Any]]:
+        """The hint at the table's decision now, from the shared queue's workers: kept once
+        made, so asking again (anywhere) answers at once."""
+        assert self.jobs is not None
+        at = (table.id, table.version)
+        event = self.advice.setdefault(at, asyncio.Event())
+        try:
+            found = await asyncio.to_thread(self.store.advice, *at)
+            if found is None:
+                await self.jobs.ask_hint(table, key)
+                try:
+                    async with asyncio.timeout(ADVICE_SECONDS):
+                        while found is None:
+                            await event.wait()
+                            event.clear()
+                            found = await asyncio.to_thread(self.store.advice, *at)
+                except TimeoutError:
+                    raise RefusedError(503, "the analysts are busy: ask again later") from None
+        finally:
+            self.advice.pop(at, None)
+        return found
+
     async def start_review(self, table_id: str, holder: str | None = None) -> LiveTable:
         """Grade every decision of a finished game (in the background, in the share of
         `holder`, the one who asks); the table."""
@@ -321,7 +391,10 @@ class Tables:
             raise RefusedError(409, "a game is reviewed once it is over")
         if table.review is None and not table.reviewing:
             table.reviewing = True
-            self._spawn(self._review(table, holder or share_of(table)))
+            if self.jobs is not None:
+                await self.jobs.ask_review(table, holder or share_of(table))
+            else:
+                self._spawn(self._review(table, holder or share_of(table)))
         return table
 
     async def _review(self, table: LiveTable, key: str) -> None:
@@ -381,6 +454,9 @@ class Tables:
     async def adopt(self, old: str, new: str) -> None:
         """A guest signed in: the seats of their guest identity are their account's now."""
         await self._write(self.store.adopt, old, new)
+        for table in list(self.live.values()):
+            if any(old in (seat.holder, seat.reserved) for seat in table.seats):
+                self.live.pop(table.id, None)  # read again: its change count moved on
         for table in self.live.values():
             for seat in table.seats:
                 if seat.holder == old:
@@ -394,6 +470,11 @@ class Tables:
         rows = await asyncio.to_thread(self.store.listing, status, holder)
         for row in rows:
             table = self.live.get(row["table"])
+            if table is None and row["you"] is not None and row["status"] == RUNNING:
+                try:
+                    table = await self.get(row["table"])
+                except RefusedError:
+                    table = None
             row["your_turn"] = bool(
                 row["you"] is not None
                 and table is not None
@@ -410,8 +491,12 @@ class Tables:
         clock, rating and hints; the proposer sits down at once. Made once: asked again, by
         anyone seated, it is the same table. `allow` checks the proposer's limits before a
         table is made (raises)."""
-        table = await self.get(table_id)
+        return await self._retried(lambda: self._rematch(table_id, holder, allow))
+
+    async def _rematch(self, table_id: str, holder: str | None, allow: Callable[[], None]) -> str:
+        await self.get(table_id)
         async with self.lock(table_id):
+            table = await self.current(table_id)
             mine = table.seat_of(holder)
             if mine is None or holder is None or table.seats[mine].kind != HUMAN:
                 raise RefusedError(
@@ -450,8 +535,9 @@ class Tables:
             table.rematch, table.rematch_by = again.id, mine
             try:
                 await self._write(self.store.create, again, table)
-            except Exception:
+            except BaseException:
                 table.rematch = table.rematch_by = None
+                self.live.pop(table.id, None)
                 raise
             self._keep(again)
         await self.hub.broadcast(table)
@@ -488,8 +574,12 @@ class Tables:
     # -- playing ---------------------------------------------------------------------------
     async def act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:
         """Play a person's action; the new version. Raises RefusedError with the reason."""
-        table = await self.get(table_id)
+        return await self._retried(lambda: self._act(table_id, holder, action, version))
+
+    async def _act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:
+        await self.get(table_id)
         async with self.lock(table_id):
+            table = await self.current(table_id)
             checked = table.check(table.seat_of(holder), action, version)
             await self._commit_play(table, checked)
         await self.hub.broadcast(table)
@@ -501,7 +591,7 @@ class Tables:
         table.play(action, by)
         try:
             await self._write(self.store.append, table, start)
-        except Exception:
+        except BaseException:
             self.live.pop(table.id, None)
             raise
 
@@ -509,6 +599,9 @@ class Tables:
         """If a bot is to move at `table`, have it move; if a person with a clock, start the
         timer that has a bot move for them when their time runs out (in the background)."""
         if table.status != RUNNING:
+            return
+        if self.jobs is not None:
+            self._spawn(self.jobs.plan(table))
             return
         seat = table.seats[table.to_act]
         if seat.driver is not None:
@@ -560,22 +653,24 @@ class Tables:
             table = await self.get(table_id)
             if not self._due(table_id, version, driver):
                 return  # someone moved meanwhile, or the seat changed hands
-            await self._commit_play(table, action, by)
+            try:
+                await self._commit_play(table, action, by)
+            except StaleError:  # (changed by a guest's sign-in): look again
+                self._next(await self.get(table_id))
+                return
         await self.hub.broadcast(table)
         self._next(table)
 
     def _due(self, table_id: str, version: int, driver: str | None) -> bool:
         """Is the move at `version` of a table in memory still to be played by `driver`?"""
         table = self.live.get(table_id)
-        return (
-            table is not None
-            and table.version == version
-            and table.status == RUNNING
-            and table.seats[table.to_act].driver == driver
-        )
+        return table is not None and table.awaits(version, driver)
 
     async def resume(self) -> int:
-        """After a start: load every unfinished table and let its bots move; how many."""
+        """After a start: load every unfinished table and let its bots move; how many. (On a
+        shared database the workers' sweep finds what waits: nothing is loaded here.)"""
+        if self.jobs is not None:
+            return 0
         ids = await asyncio.to_thread(self.store.unfinished)
         resumed = 0
         for table_id in ids:
@@ -587,6 +682,45 @@ class Tables:
             self._next(table)
             resumed += 1
         return resumed
+
+    # -- other processes -------------------------------------------------------------------
+    async def heard(self, origin: str, kind: str, parts: list[str]) -> None:
+        """A notification of a change another process committed (fanout.py)."""
+        if kind == "table":
+            await self._changed_elsewhere(parts[0], int(parts[1]))
+        elif kind == "chat" and origin != self.store.origin and parts[0] in self.hub.connections:
+            row = await asyncio.to_thread(self.store.said, int(parts[1]))
+            if row is not None:
+                self.hub.tell(parts[0], {"type": "chat", "message": message(row)})
+        elif kind == "advice":
+            event = self.advice.get((parts[0], int(parts[1])))
+            if event is not None:
+                event.set()
+
+    async def _changed_elsewhere(self, table_id: str, changes: int) -> None:
+        """Read again a table changed by another process, if this one holds it or has
+        sockets on it, and show it to those sockets."""
+        held = self.live.get(table_id)
+        if held is None and table_id not in self.hub.connections:
+            return
+        if held is not None and held.changes >= changes:
+            return  # this process's own change, or an older one
+        async with self.lock(table_id):
+            table = await self.current(table_id)
+        await self.hub.broadcast(table)
+
+    async def lost(self) -> None:
+        """Notifications may have been missed: forget every table not being changed, and
+        show the stored ones to their sockets."""
+        for table_id in list(self.live):
+            if not self.lock(table_id).locked():
+                self.live.pop(table_id, None)
+        for table_id in list(self.hub.connections):
+            try:
+                table = await self.settled(table_id)
+            except RefusedError:
+                continue
+            await self.hub.broadcast(table)
 
     async def close(self) -> None:
         for task in list(self.tasks):

@@ -1,18 +1,36 @@
 """Reading and writing tables, seats, actions and chat messages (SQLAlchemy, synchronous: the
 service calls it from worker threads). Each write is one transaction, committed before anyone
-is told."""
+is told.
+
+Several processes may share the database (PostgreSQL). Every write of a table is conditional
+on the change count it was loaded with (`StaleError` if another process wrote it meanwhile),
+and on PostgreSQL it sends a NOTIFY in the same transaction, so the other processes hear of it
+only once it is committed (server/fanout.py listens).
+"""
 
 from __future__ import annotations
 
+import secrets
+import time
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, case, insert, or_, select, update
+from sqlalchemy import Engine, case, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from kingdomkit.core.registry import make_game
-from kingdomkit.server.live import FINISHED, RUNNING, Clock, LiveTable, RefusedError, Seat
-from kingdomkit.server.models import ActionRow, ChatRow, SeatRow, TableRow
+from kingdomkit.server.live import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    RUNNING,
+    Clock,
+    LiveTable,
+    RefusedError,
+    Seat,
+)
+from kingdomkit.server.models import ActionRow, AdviceRow, ChatRow, SeatRow, TableRow
 from kingdomkit.server.ratings import leaderboard, rate
 from kingdomkit.server.setups import title, variant_names
 
@@ -29,9 +47,47 @@ def check_rules_version(game: str, version: int) -> None:
         )
 
 
+CHANNEL = "kingdomkit"  # the NOTIFY channel every process listens on
+
+
+class StaleError(Exception):
+    """The stored table was changed (by another process) since this one loaded it: reload
+    it and check again."""
+
+
 class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # PostgreSQL: other processes may share the database, and hear of each change
+        self.shared = engine.dialect.name == "postgresql"
+        self.origin = secrets.token_hex(6)  # names this store's notifications
+
+    def tell(self, session: Session, *parts: object) -> None:
+        """NOTIFY the other processes of `parts` (sent only if the transaction commits)."""
+        if self.shared:
+            payload = " ".join(str(part) for part in (self.origin, *parts))
+            session.execute(select(func.pg_notify(CHANNEL, payload)))
+
+    def _changed(self, session: Session, table: LiveTable, check: bool = True) -> None:
+        """Count a change of `table` in its row, with what it now waits for; StaleError if
+        `check` and the row's count is not the one `table` was loaded with."""
+        waiting, deadline = table.waiting()
+        query = update(TableRow).where(TableRow.id == table.id)
+        if check:
+            query = query.where(TableRow.changes == table.changes)
+        changes = session.execute(
+            query.values(
+                changes=TableRow.changes + 1,
+                status=table.status,
+                turn_started=table.turn_started,
+                waiting=waiting,
+                deadline=deadline,
+            ).returning(TableRow.changes)
+        ).scalar()
+        if changes is None:
+            raise StaleError(table.id)
+        table.changes = changes
+        self.tell(session, "table", table.id, changes)
 
     def _session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -54,6 +110,10 @@ class Store:
                 owner=table.owner,
                 rules_version=table.game.version,
                 result=table.final() if table.finished else None,
+                changes=table.changes,
+                turn_started=table.turn_started,
+                waiting=table.waiting()[0],
+                deadline=table.waiting()[1],
             )
             row.seats = [
                 SeatRow(
@@ -71,8 +131,12 @@ class Store:
             session.flush()  # the table before its actions (their foreign key)
             session.add_all(self._action_rows(table.id, 0, table.actions))
             if rematch_of is not None:
-                old = session.get_one(TableRow, rematch_of.id)
-                old.rematch, old.rematch_by = rematch_of.rematch, rematch_of.rematch_by
+                self._changed(session, rematch_of)
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == rematch_of.id)
+                    .values(rematch=rematch_of.rematch, rematch_by=rematch_of.rematch_by)
+                )
 
     def save_seat(self, table: LiveTable, seat: Seat) -> None:
         with self._session() as session, session.begin():
@@ -80,10 +144,13 @@ class Store:
             assert row is not None
             row.kind, row.bot, row.name, row.holder = seat.kind, seat.bot, seat.name, seat.holder
             row.stand_in = seat.stand_in
-            table_row = session.get_one(TableRow, table.id)
-            table_row.status = table.status
-            if table.status == RUNNING and table_row.started_at is None:
-                table_row.started_at = datetime.now(UTC)
+            self._changed(session, table)
+            if table.status == RUNNING:
+                session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table.id, TableRow.started_at.is_(None))
+                    .values(started_at=datetime.now(UTC))
+                )
 
     def append(self, table: LiveTable, start: int) -> None:
         """Commit the actions of `table` from index `start` on, with its clocks and, when the
@@ -100,7 +167,11 @@ class Store:
             for i, (player, action) in enumerate(table.actions[start:])
         ]
         with self._session() as session, session.begin():
-            session.execute(insert(ActionRow), rows)
+            self._changed(session, table)  # first: a rival writer waits here, then fails
+            try:
+                session.execute(insert(ActionRow), rows)
+            except IntegrityError:  # (action numbers are unique per table all the same)
+                raise StaleError(table.id) from None
             if table.clock.on:
                 for seat in table.seats:
                     session.execute(
@@ -172,6 +243,8 @@ class Store:
                 row.review,
                 row.owner,
                 {i: by for i, (_, _, by) in enumerate(actions) if by is not None},
+                row.changes,
+                row.turn_started,
             )
             table.rating_changes = row.rating_changes
             table.rematch, table.rematch_by = row.rematch, row.rematch_by
@@ -236,16 +309,65 @@ class Store:
         }
 
     def save_review(self, table: LiveTable) -> None:
+        """Store a finished table's review (nothing else changes it: no check)."""
         with self._session() as session, session.begin():
-            session.get_one(TableRow, table.id).review = table.review
+            session.execute(
+                update(TableRow).where(TableRow.id == table.id).values(review=table.review)
+            )
+            self._changed(session, table, check=False)
+
+    def changes(self, table_id: str) -> int | None:
+        """The stored table's change count (None: no such table)."""
+        with self._session() as session:
+            return session.scalar(select(TableRow.changes).where(TableRow.id == table_id))
+
+    def save_advice(self, table_id: str, version: int, moves: list[dict[str, Any]]) -> None:
+        """Keep the analyst's advice at a decision, and tell every process it is there."""
+        with self._session() as session, session.begin():
+            if session.get(AdviceRow, (table_id, version)) is None:
+                session.add(AdviceRow(table_id=table_id, version=version, moves=moves))
+            self.tell(session, "advice", table_id, version)
+
+    def advice(self, table_id: str, version: int) -> list[dict[str, Any]] | None:
+        with self._session() as session:
+            row = session.get(AdviceRow, (table_id, version))
+            return None if row is None else list(row.moves)
+
+    def waiting(self, grace: float) -> list[tuple[str, str]]:
+        """Running tables whose wait has outlived any job that should end it: (table,
+        BOT) for a bot's move due more than `grace` seconds, (table, HUMAN) for a clock run
+        out more than `grace` seconds ago. The job sweep plans them again."""
+        before = time.time() - grace
+        with self._session() as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.waiting).where(
+                    TableRow.status == RUNNING,
+                    or_(
+                        (TableRow.waiting == BOT) & (TableRow.turn_started < before),
+                        (TableRow.waiting == HUMAN) & (TableRow.deadline < before),
+                    ),
+                )
+            ).all()
+            return [(table_id, str(waiting)) for table_id, waiting in rows]
 
     def adopt(self, old: str, new: str) -> None:
         """Every seat held by identity `old` is now held by `new` (a guest who signs in)."""
         with self._session() as session, session.begin():
+            changed = set()
             for row in session.scalars(select(SeatRow).where(SeatRow.holder == old)):
                 row.holder = new
+                changed.add(row.table_id)
             for row in session.scalars(select(SeatRow).where(SeatRow.reserved == old)):
                 row.reserved = new
+                changed.add(row.table_id)
+            for table_id in sorted(changed):
+                changes = session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table_id)
+                    .values(changes=TableRow.changes + 1)
+                    .returning(TableRow.changes)
+                ).scalar()
+                self.tell(session, "table", table_id, changes)
 
     def leaderboard(self, game: str) -> list[dict[str, object]]:
         with self._session() as session:
@@ -263,7 +385,13 @@ class Store:
             session.add(row)
             session.flush()
             session.refresh(row)  # the time the database gave it
+            self.tell(session, "chat", table_id, row.id)
             return row
+
+    def said(self, message_id: int) -> ChatRow | None:
+        """One chat message (another process stored it)."""
+        with self._session() as session:
+            return session.get(ChatRow, message_id)
 
     def chat(self, table_id: str, limit: int) -> list[ChatRow]:
         """The table's last `limit` chat messages, oldest first."""

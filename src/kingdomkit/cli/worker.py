@@ -1,0 +1,76 @@
+"""`kingdomkit worker`: runs the bot moves, clock time-outs, hints and reviews of the serve
+processes that share a PostgreSQL database (server/jobs.py). Start as many as the bots need,
+on any machine that reaches the database; stop any of them at any time (a job it was running
+is run again by another, and its move is played once)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+from typing import Any
+
+from kingdomkit.cli import serve_workers
+from kingdomkit.cli.serve import DATABASE_ENV, ServeError
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "worker",
+        help="run bot moves and analyses for serve processes on PostgreSQL",
+        description="Run the job queue's bot moves, clock time-outs, hints and reviews for "
+        "the `kingdomkit serve` processes sharing a PostgreSQL database.",
+    )
+    parser.add_argument(
+        "--database",
+        default=None,
+        help=f"the PostgreSQL URL the serve processes use (default ${DATABASE_ENV})",
+    )
+    serve_workers.add_arguments(parser, only=serve_workers.JOBS)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from kingdomkit.server.app import ServerConfig
+        from kingdomkit.server.database import open_engine
+        from kingdomkit.server.jobs import Jobs
+        from kingdomkit.server.store import Store
+    except ImportError as missing:
+        raise ServeError(
+            f'the worker needs the web extra ({missing.name} is missing): pip install -e ".[web]"'
+        ) from None
+    database = args.database or os.environ.get(DATABASE_ENV)
+    if not database or not database.startswith("postgresql"):
+        raise ServeError(
+            "a worker serves processes sharing a PostgreSQL database: give --database"
+            " postgresql+psycopg://... (with SQLite, `kingdomkit serve` runs its bots itself)"
+        )
+    found = serve_workers.settings(args, only=serve_workers.JOBS)
+    if found["bot_workers"] + found["analysis_workers"] < 1:
+        raise ServeError("a worker runs at least one process (--bot-workers, --analysis-workers)")
+    settings = ServerConfig(database, "", **found).worker
+
+    async def work() -> None:
+        jobs = Jobs(database, Store(open_engine(database)))
+        await jobs.open()
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for stop in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(stop, task.cancel)
+        print(
+            f"kingdomkit: worker with {settings.play} bot and {settings.analysis} analysis"
+            " processes",
+            flush=True,
+        )
+        try:
+            await jobs.work(settings)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            await jobs.close()
+
+    asyncio.run(work())
+    return 0

@@ -1,0 +1,339 @@
+"""Many processes on one PostgreSQL (issue 25): two `kingdomkit serve` processes without bots of
+their own and one `kingdomkit worker`, all real processes on a real database.
+
+- Two people, each connected to a different process, play a whole game of each game against a
+  bot, and each sees the other's moves over their own process's WebSocket.
+- `kill -9` of a serve process in the middle: its person goes on through the other process,
+  and nothing they did is lost.
+- `kill -9` of the worker during a bot's search: nothing moves until a new worker starts; then
+  the bot moves, once.
+- The same action sent to both processes at once: exactly one is accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import psycopg
+import pytest
+import websockets
+
+from kingdomkit.server.database import conninfo
+from postgres import PostgresServer
+from serving import START_SECONDS, ServeProcess
+
+# The worker notices a dead one quickly here: heartbeats every 0.5 s, stalled after 3 s.
+FAST_JOBS = ("--job-heartbeat", "0.5", "--job-stalled", "3", "--job-sweep", "1")
+NO_WORKERS = ("--bot-workers", "0", "--analysis-workers", "0")
+WAIT = 60.0  # seconds to wait for a view that must come
+
+
+class WorkerProcess:
+    """`kingdomkit worker` on the database, which can be killed and started again."""
+
+    def __init__(self, database: str, env: dict[str, str]) -> None:
+        self.database = database
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "kingdomkit", "worker", "--database", self.database]
+        command += ["--bot-workers", "1", "--analysis-workers", "1", *FAST_JOBS]
+        self.process = subprocess.Popen(command, env={**os.environ, **self.env})
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Cluster:
+    def __init__(self, postgres: PostgresServer, root: Path) -> None:
+        self.database = postgres.database()
+        env = {"KINGDOMKIT_SECRET": secrets.token_urlsafe(16)}  # one key signs every cookie
+        self.serves = [
+            ServeProcess(root / name, self.database, (*NO_WORKERS, *FAST_JOBS), env)
+            for name in ("a", "b")
+        ]
+        self.worker = WorkerProcess(self.database, env)
+
+    def start(self) -> None:
+        for serve in self.serves:
+            serve.start()
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+        for serve in self.serves:
+            serve.stop()
+
+
+@pytest.fixture
+def cluster(postgres: PostgresServer, tmp_path: Path) -> Iterator[Cluster]:
+    made = Cluster(postgres, tmp_path)
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+class Person:
+    """One person's browser: a cookie, and a WebSocket to one process of their choice."""
+
+    def __init__(self, name: str, serve: ServeProcess) -> None:
+        self.name = name
+        self.serve = serve
+        self.http = httpx2.AsyncClient(base_url=serve.url, timeout=30)
+        self.socket: Any = None
+        self.table = ""
+        self.view: dict[str, Any] = {}
+
+    async def connect(self, serve: ServeProcess | None = None) -> None:
+        """Open the table's socket on `serve` (the same cookie works on every process)."""
+        if serve is not None:
+            cookies = self.http.cookies
+            await self.http.aclose()
+            self.serve = serve
+            self.http = httpx2.AsyncClient(base_url=serve.url, timeout=30, cookies=cookies)
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        self.socket = await websockets.connect(
+            f"{self.serve.ws_url}/ws/tables/{self.table}",
+            additional_headers={"Cookie": cookie, "Origin": self.serve.url},
+        )
+        await self.seen(lambda view: True)
+
+    async def seen(self, wanted: Any) -> dict[str, Any]:
+        """The first view on the socket that is `wanted` (the latest already seen counts)."""
+        async with asyncio.timeout(WAIT):
+            while not (self.view and wanted(self.view)):
+                await self.next_view()
+        return self.view
+
+    async def next_view(self) -> None:
+        """Read the socket up to its next view (cancelling this loses nothing)."""
+        while True:
+            message = json.loads(await self.socket.recv())
+            if message.get("type") == "view":
+                self.view = message["view"]
+                return
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+        await self.http.aclose()
+
+
+async def sit_down(cluster: Cluster, game: str, bot: str) -> tuple[Person, Person]:
+    """Ann makes a table on process A with Bob and a bot; Bob joins on process B."""
+    ann, bob = Person("Ann", cluster.serves[0]), Person("Bob", cluster.serves[1])
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": bot}]
+    made = await ann.http.post("/api/tables", json={"game": game, "seats": seats, "name": "Ann"})
+    assert made.status_code == 201, made.text
+    ann.table = bob.table = made.json()["table"]
+    joined = await bob.http.post(f"/api/tables/{bob.table}/join", json={"name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    await ann.connect()
+    await bob.connect()
+    return ann, bob
+
+
+async def play_on(
+    people: list[Person], rng: random.Random, until: Any = lambda view: False
+) -> dict[str, Any]:
+    """Play random legal moves for whoever is to act until the game ends (or `until` holds
+    for a view): each move is sent on its person's process, and every person must then see
+    it on their own socket. The last view."""
+    while True:
+        acting = await turn(people, until)
+        if acting.view["status"] == "finished" or until(acting.view):
+            return acting.view
+        view = acting.view
+        move = rng.choice(view["legal"])
+        sent = await acting.http.post(
+            f"/api/tables/{acting.table}/actions",
+            json={"action": move["id"], "version": view["version"]},
+        )
+        assert sent.status_code == 200, sent.text
+        version = sent.json()["version"]
+        for person in people:  # the move reached every process's sockets
+            await person.seen(lambda v, at=version: v["version"] >= at)
+
+
+async def turn(people: list[Person], until: Any = lambda view: False) -> Person:
+    """Once every socket shows the latest version: the person to act then (any of them if
+    the game is over, or `until` holds); while a bot moves, both wait for its move on their
+    own sockets."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            top = max(p.view["version"] for p in people)
+            for person in people:
+                view = person.view
+                done = view["status"] == "finished" or view["legal"] or until(view)
+                if done and all(p.view["version"] == top for p in people):
+                    return person
+            reads = [asyncio.ensure_future(p.next_view()) for p in people]
+            try:
+                await asyncio.wait(reads, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for read in reads:
+                    read.cancel()
+                await asyncio.gather(*reads, return_exceptions=True)
+
+
+async def record_of(person: Person) -> dict[str, Any]:
+    answer = await person.http.get(f"/api/tables/{person.table}/record")
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+@pytest.mark.parametrize("game", ["kingdomino", "queendomino", "kingdoms"])
+def test_two_people_on_two_processes_play_a_whole_game_with_a_bot(
+    cluster: Cluster, game: str
+) -> None:
+    async def scenario() -> None:
+        ann, bob = await sit_down(cluster, game, "random")
+        try:
+            final = await play_on([ann, bob], random.Random(game))
+            assert final["status"] == "finished"
+            assert await record_of(bob) == await record_of(ann)
+            everyone = await ann.http.get(f"/api/tables/{ann.table}/log", params={"since": 0})
+            seats = {entry["seat"] for entry in everyone.json()["entries"]}
+            assert seats == {0, 1, 2}  # the bot played too, through the worker
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_killed_serve_process_loses_nothing(cluster: Cluster) -> None:
+    async def scenario() -> None:
+        ann, bob = await sit_down(cluster, "kingdomino", "random")
+        rng = random.Random(1)
+        try:
+            middle = await play_on([ann, bob], rng, lambda view: view["version"] >= 20)
+            cluster.serves[0].kill()  # Ann's process dies with her socket
+            await ann.connect(cluster.serves[1])  # her client reconnects to the other one
+            assert ann.view["version"] >= middle["version"]  # nothing of hers was lost
+            final = await play_on([ann, bob], rng)
+            assert final["status"] == "finished"
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
+def query(database: str, sql: str) -> list[tuple[Any, ...]]:
+    with psycopg.connect(conninfo(database)) as connection:
+        return list(connection.execute(sql).fetchall())
+
+
+def jobs_running(database: str) -> int:
+    """Bot moves being searched now."""
+    sql = "SELECT count(*) FROM procrastinate_jobs WHERE status = 'doing' AND task_name = 'play'"
+    return int(query(database, sql)[0][0])
+
+
+def job_states(database: str) -> set[str]:
+    """The states of every play job left (the successful ones are deleted)."""
+    sql = "SELECT DISTINCT status::text FROM procrastinate_jobs WHERE task_name = 'play'"
+    return {row[0] for row in query(database, sql)} - {"succeeded"}
+
+
+def test_a_worker_killed_during_a_search_has_the_bot_move_once(cluster: Cluster) -> None:
+    async def scenario() -> None:
+        ann, bob = await sit_down(cluster, "kingdomino", "expert")
+        try:
+            # Play until the bot is searching, then kill its worker.
+            view = await play_on([ann, bob], random.Random(2), lambda v: v["to_act"] == 2)
+            await asyncio.sleep(0)
+            at, decided = view["version"], view["decisions"]
+            deadline = time.monotonic() + WAIT
+            while not jobs_running(cluster.database):
+                assert time.monotonic() < deadline, "the bot's job never started"
+                await asyncio.sleep(0.02)
+            cluster.worker.kill()
+            await asyncio.sleep(4)  # longer than the bot's search would take it to move
+            stuck = await ann.http.get(f"/api/tables/{ann.table}")
+            assert stuck.json()["version"] == at  # no worker: no move
+            cluster.worker.start()
+            moved = await ann.seen(lambda v: v["version"] > at)
+            assert moved["log"][decided - moved["log_start"]]["seat"] == 2  # the bot moved
+            final = await play_on([ann, bob], random.Random(3))
+            assert final["status"] == "finished"
+            assert job_states(cluster.database) <= {"succeeded"}  # none failed, none left
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_same_action_sent_to_both_processes_is_accepted_once(cluster: Cluster) -> None:
+    async def scenario() -> None:
+        ann, bob = await sit_down(cluster, "kingdomino", "random")
+        try:
+            for _ in range(6):  # six races, each on the decision of whoever is to act
+                acting = await turn([ann, bob])
+                view = acting.view
+                body = {"action": view["legal"][0]["id"], "version": view["version"]}
+                other = httpx2.AsyncClient(
+                    base_url=cluster.serves[1 - cluster.serves.index(acting.serve)].url,
+                    cookies=acting.http.cookies,
+                    timeout=30,
+                )
+                url = f"/api/tables/{acting.table}/actions"
+                answers = await asyncio.gather(
+                    acting.http.post(url, json=body), other.post(url, json=body)
+                )
+                await other.aclose()
+                codes = sorted(a.status_code for a in answers)
+                assert codes == [200, 409], [a.text for a in answers]
+                version = max(a.json().get("version", 0) for a in answers if a.is_success)
+                for person in (ann, bob):
+                    await person.seen(lambda v, at=version: v["version"] >= at)
+            # Both processes tell the same game: each race added one decision, not two.
+            logs = [
+                (await p.http.get(f"/api/tables/{p.table}/log", params={"since": 0})).json()
+                for p in (ann, bob)
+            ]
+            assert logs[0] == logs[1]
+            assert len([e for e in logs[0]["entries"] if e["seat"] < 2]) == 6
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_needs_postgresql() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kingdomkit", "worker", "--database", "sqlite:///x.db"],
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+    assert done.returncode == 2
+    assert "PostgreSQL" in done.stderr
