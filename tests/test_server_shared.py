@@ -40,8 +40,12 @@ NO_WORKERS = ("--bot-workers", "0", "--analysis-workers", "0")
 WAIT = 60.0  # seconds to wait for a view that must come
 
 
+PASSWORD = "a long enough passphrase for tests"
+
+
 class WorkerProcess:
-    """`kingdomkit worker` on the database, which can be killed and started again."""
+    """`kingdomkit worker` on the database, which can be killed and started again (its
+    analyst is small: hints and reviews in a test take seconds)."""
 
     def __init__(self, database: str, env: dict[str, str]) -> None:
         self.database = database
@@ -51,6 +55,7 @@ class WorkerProcess:
     def start(self) -> None:
         command = [sys.executable, "-m", "kingdomkit", "worker", "--database", self.database]
         command += ["--bot-workers", "1", "--analysis-workers", "1", *FAST_JOBS]
+        command += ["--analyst", "mcts:playouts=8"]
         self.process = subprocess.Popen(command, env={**os.environ, **self.env})
 
     def kill(self) -> None:
@@ -324,6 +329,82 @@ def test_the_same_action_sent_to_both_processes_is_accepted_once(cluster: Cluste
         finally:
             await ann.close()
             await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_hints_time_outs_and_reviews_come_from_the_worker(cluster: Cluster) -> None:
+    """Ann plays on process A with her socket on process B: her hint, the clock's move when
+    her time runs out, and her game's review are all made by the worker, and reach her."""
+
+    async def scenario() -> None:
+        ann = Person("Ann", cluster.serves[0])
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        made = await ann.http.post(
+            "/api/tables",
+            json={"game": "kingdomino", "seats": seats, "hints": True, "move_seconds": 5},
+        )
+        assert made.status_code == 201, made.text
+        ann.table = made.json()["table"]
+        await ann.connect(cluster.serves[1])
+        try:
+            view = await ann.seen(lambda v: bool(v["legal"]))
+            hinted = await ann.http.get(f"/api/tables/{ann.table}/hint")
+            assert hinted.status_code == 200, hinted.text
+            advice = hinted.json()
+            assert {a["id"] for a in advice} == {m["id"] for m in view["legal"]}
+            other = httpx2.AsyncClient(
+                base_url=cluster.serves[0].url, cookies=ann.http.cookies, timeout=30
+            )
+            again = await other.get(f"/api/tables/{ann.table}/hint")  # kept: the same answer
+            assert again.json() == advice
+            # Ann waits: her 5 seconds run out and the clock's bot plays for her.
+            timed = await ann.seen(lambda v: v["version"] > view["version"])
+            entry = timed["log"][view["decisions"] - timed["log_start"]]
+            assert entry["seat"] == 0 and entry["by"] == "clock"
+            # A bot stands in for her to the end; then the review, asked on A.
+            stood = await other.post(f"/api/tables/{ann.table}/seats/0/bot", json={"bot": "random"})
+            assert stood.status_code == 200, stood.text
+            await ann.seen(lambda v: v["status"] == "finished")
+            asked = await other.post(f"/api/tables/{ann.table}/review")
+            assert asked.status_code == 202, asked.text
+            async with asyncio.timeout(WAIT):
+                while True:
+                    got = await ann.http.get(f"/api/tables/{ann.table}/review")
+                    if got.status_code == 200:
+                        break
+                    await asyncio.sleep(0.2)
+            assert [p["seat"] for p in got.json()["players"]] == [0, 1]
+            await other.aclose()
+        finally:
+            await ann.close()
+
+    asyncio.run(scenario())
+
+
+def test_signing_out_on_one_process_ends_the_session_on_the_other(cluster: Cluster) -> None:
+    async def scenario() -> None:
+        a, b = cluster.serves
+        ann = Person("Ann", a)
+        made = await ann.http.post("/api/accounts", json={"name": "ann", "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        table = await ann.http.post("/api/tables", json={"game": "kingdomino", "seats": seats})
+        ann.table = table.json()["table"]
+        await ann.connect(b)  # her socket and a copy of her cookie on process B
+        copy = httpx2.AsyncClient(base_url=b.url, cookies=ann.http.cookies, timeout=30)
+        assert (await copy.get("/api/me")).json()["account"]
+        out = httpx2.AsyncClient(base_url=a.url, cookies=ann.http.cookies, timeout=30)
+        assert (await out.post("/api/logout")).is_success  # on process A
+        async with asyncio.timeout(WAIT):
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    await ann.socket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        assert not (await copy.get("/api/me")).json()["account"]  # a guest's now, on B
+        for client in (copy, out):
+            await client.aclose()
+        await ann.close()
 
     asyncio.run(scenario())
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from kingdomkit.cli import serve_workers
 from kingdomkit.cli.serve import DATABASE_ENV, ServeError
+from kingdomkit.core.protocol import KingdomkitError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -27,6 +28,13 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help=f"the PostgreSQL URL the serve processes use (default ${DATABASE_ENV})",
     )
+    parser.add_argument(
+        "--analyst",
+        default=None,
+        metavar="SPEC",
+        help="the bot spec making hints and reviews for every game (default"
+        " $KINGDOMKIT_ANALYST, else each game's own, as docs/bots.md grades them)",
+    )
     serve_workers.add_arguments(parser, only=serve_workers.JOBS)
     parser.set_defaults(run=run)
 
@@ -34,6 +42,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         from kingdomkit.server.app import ServerConfig
+        from kingdomkit.server.bots import analyst_bot
         from kingdomkit.server.database import open_engine
         from kingdomkit.server.jobs import Jobs
         from kingdomkit.server.store import Store
@@ -51,9 +60,15 @@ def run(args: argparse.Namespace) -> int:
     if found["bot_workers"] + found["analysis_workers"] < 1:
         raise ServeError("a worker runs at least one process (--bot-workers, --analysis-workers)")
     settings = ServerConfig(database, "", **found).worker
+    analyst = args.analyst
+    if analyst is not None:
+        try:
+            analyst_bot(analyst).close()
+        except (KingdomkitError, TypeError) as error:
+            raise ServeError(f"--analyst {analyst!r}: {error}") from None
 
     async def work() -> None:
-        jobs = Jobs(database, Store(open_engine(database)))
+        jobs = Jobs(database, Store(open_engine(database)), analyst)
         await jobs.open()
         task = asyncio.current_task()
         assert task is not None

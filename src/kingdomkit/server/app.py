@@ -110,7 +110,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                 background.append(asyncio.create_task(jobs.work(config.worker)))
         limits = config.limits
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
-        app.state.sessions = Sessions(engine)
+        app.state.sessions = Sessions(engine, store.tell)
+        tables.ended = app.state.sessions.forget
         await tables.resume()
         # A full collection walks every object of every table in memory, which stalled the
         # event loop for tens of milliseconds under load (docs/benchmarks.md): what exists at

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from kingdomkit.server.store import StaleError, Store
 
 log = logging.getLogger("kingdomkit.jobs")
 PLAY, ANALYSIS = "play", "analysis"
+ANALYST_ENV = "KINGDOMKIT_ANALYST"  # a bot spec analysing hints and reviews for every game
 STALE_RETRIES = 5  # reloads of a table changed by another process while a move committed
 
 
@@ -65,7 +67,8 @@ class Jobs:
 
     def __init__(self, url: str, store: Store, analyst: str | None = None) -> None:
         self.store = store
-        self.analyst = analyst  # None: each game's own (bots/review.py GRADINGS)
+        # None: each game's own (bots/review.py GRADINGS); a cheaper one may be set
+        self.analyst = analyst or os.environ.get(ANALYST_ENV) or None
         connector = procrastinate.PsycopgConnector(conninfo=conninfo(url), min_size=1)
         self.app = procrastinate.App(connector=connector)
         self.app.task(name="play", queue=PLAY)(self._play)

@@ -100,6 +100,7 @@ class Tables:
         self.hub = hub
         self.jobs = jobs  # the shared database's job queue; None: this process's own workers
         self.advice: dict[tuple[str, int], asyncio.Event] = {}  # hints awaited from workers
+        self.ended: Callable[[str], None] | None = None  # forgets a session ended elsewhere
         self.live: OrderedDict[str, LiveTable] = OrderedDict()  # least recently used first
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -692,6 +693,10 @@ class Tables:
             row = await asyncio.to_thread(self.store.said, int(parts[1]))
             if row is not None:
                 self.hub.tell(parts[0], {"type": "chat", "message": message(row)})
+        elif kind == "session" and origin != self.store.origin:
+            if self.ended is not None:
+                self.ended(parts[0])
+            await self.hub.close_session(parts[0])
         elif kind == "advice":
             event = self.advice.get((parts[0], int(parts[1])))
             if event is not None:

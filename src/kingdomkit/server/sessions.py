@@ -6,8 +6,9 @@ session row (the SHA-256 of a secret that only the cookie holds), and a signed-i
 only while its row exists. Logout deletes the row; a password change deletes every other row
 of the account. A guest's cookie holds no account and needs no row.
 
-Rows are looked up once and then kept in memory for `CACHE_SECONDS`; this process forgets a
-row it ends at once, other processes (issue: scale-out) within that time.
+Rows are looked up once and then kept in memory for `CACHE_SECONDS`. The process that ends a
+session forgets it at once; on a shared database (PostgreSQL) the end is notified in its
+transaction, and every other process forgets it and closes its sockets as soon as it hears.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 
 from sqlalchemy import Engine, delete, select
 from sqlalchemy.orm import Session
@@ -33,8 +35,9 @@ def digest(secret: str) -> str:
 
 
 class Sessions:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, tell: Callable[..., None] | None = None) -> None:
         self.engine = engine
+        self.tell = tell  # Store.tell: notifies the other processes in a transaction
         self._known: dict[str, tuple[int | None, float]] = {}  # digest -> (user, when looked up)
 
     def open(self, user: int) -> str:
@@ -66,8 +69,18 @@ class Sessions:
         key = digest(secret)
         with Session(self.engine) as session, session.begin():
             session.execute(delete(SessionRow).where(SessionRow.digest == key))
-        self._known[key] = (None, time.monotonic())
+            self._told(session, [key])
+        self.forget(key)
         return key
+
+    def forget(self, key: str) -> None:
+        """The session of digest `key` ended (here, or in another process)."""
+        self._known[key] = (None, time.monotonic())
+
+    def _told(self, session: Session, keys: list[str]) -> None:
+        if self.tell is not None:
+            for key in keys:
+                self.tell(session, "session", key)
 
     def end_others(self, user: int, keep: str) -> list[str]:
         """End every session of `user` but the one of secret `keep`; their digests."""
@@ -83,6 +96,7 @@ class Sessions:
             session.execute(
                 delete(SessionRow).where(SessionRow.user_id == user, SessionRow.digest != kept)
             )
+            self._told(session, ended)
         now = time.monotonic()
         for key in ended:
             self._known[key] = (None, now)
