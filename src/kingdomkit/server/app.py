@@ -25,6 +25,7 @@ from kingdomkit.server.guard import OriginCheck, SecurityHeaders
 from kingdomkit.server.hub import Hub, KeepTransport
 from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
+from kingdomkit.server.metrics import HEALTH_TIMEOUT, Health, Metrics, monitoring
 from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import EndedSessions, Sessions
@@ -57,6 +58,8 @@ class ServerConfig:
     send_queue: int = 32  # views waiting for a WebSocket before it is dropped as too slow
     send_timeout: float = 10.0  # seconds a WebSocket may take to accept one view
     send_buffer: int = 65536  # bytes the kernel may hold unsent for one WebSocket
+    health_timeout: float = HEALTH_TIMEOUT  # seconds /health waits for the database
+    metrics_token: str | None = None  # lets clients not on loopback read /metrics
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -67,6 +70,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         hub = Hub(config.send_queue, config.send_timeout, config.send_buffer)
         tables = Tables(Store(engine), bots, hub)
         app.state.tables = tables
+        tables.metrics = app.state.metrics = Metrics(tables)
+        app.state.health = Health(engine, config.health_timeout)
         limits = config.limits
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine)
@@ -80,6 +85,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             await tables.close()
+            app.state.health.close()
             app.state.accounts.close()
             engine.dispose()
 
@@ -95,6 +101,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     # answer, the origin check and the body's size before anything is read, then the cookie,
     # then whether its signed-in session still lives.
     app.state.guard = Guard(config.limits)
+    app.state.metrics_token = config.metrics_token
     app.add_middleware(EndedSessions)
     app.add_middleware(
         SessionMiddleware,
@@ -127,6 +134,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.lobby)
     app.include_router(api.play)
     app.include_router(api.sockets)
+    app.include_router(monitoring)
     app.mount("/static", StaticFiles(directory=CLIENT), name="client")
     app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
 

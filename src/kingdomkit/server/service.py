@@ -37,6 +37,7 @@ from kingdomkit.server.live import (
     RefusedError,
     Seat,
 )
+from kingdomkit.server.metrics import Recorder
 from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.setups import refusal, title
 from kingdomkit.server.store import Store
@@ -91,6 +92,7 @@ class Tables:
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kingdomkit-writer")
+        self.metrics = Recorder()  # the app sets its Metrics (metrics.py)
 
     # -- lobby -----------------------------------------------------------------------------
     async def create(
@@ -189,7 +191,8 @@ class Tables:
     async def _write(self, work: Callable[..., None], *args: Any) -> None:
         """Run a database write on the one writer thread: writes queue in order instead of
         contending for the database's lock (SQLite sleeps and retries when it is taken)."""
-        await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+        with self.metrics.writing(work.__name__):
+            await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
 
     async def settled(self, table_id: str) -> LiveTable:
         """The table once no change of it is being committed, for views: a reader is never
@@ -504,6 +507,7 @@ class Tables:
         except Exception:
             self.live.pop(table.id, None)
             raise
+        self.metrics.accepted(table.game_name)
 
     def _next(self, table: LiveTable) -> None:
         """If a bot is to move at `table`, have it move; if a person with a clock, start the
@@ -587,6 +591,10 @@ class Tables:
             self._next(table)
             resumed += 1
         return resumed
+
+    async def jobs_waiting(self) -> dict[str, tuple[int, float]]:
+        """Per job queue: the jobs waiting, and the age in seconds of the oldest (0: none)."""
+        return self.bots.waiting()
 
     async def close(self) -> None:
         for task in list(self.tasks):
