@@ -3,11 +3,12 @@
 `run_load` plays against the servers it is given (`servers`: URLs of `kingdomkit serve`
 processes started by someone else, sharing one database and one KINGDOMKIT_SECRET), or starts
 its own: one `kingdomkit serve` (a temporary data folder; SQLite, or the database given), or
-`processes` of them on one PostgreSQL database, each pinned to a core of its own when the
-machine has enough. It creates `tables` tables of `players` human seats and gives every seat a
-client: its own session, its own WebSocket. With several servers, table t is created on server
-t % n and its seat i connects to server (t + i) % n, so the people of one table are on
-different processes (a session cookie signed by one server is good on the others).
+`processes` of them on one PostgreSQL database; each it starts is pinned to a core of its own
+when the machine has enough. It creates `tables` tables of `players` human seats and gives
+every seat a client: its own session, its own WebSocket. With several servers, table t is
+created on server t % n and its seat i connects to server (t + i) % n, so the people of one
+table are on different processes (a session cookie signed by one server is good on the
+others).
 
 A client plays a random legal action whenever its view offers some, after `think` seconds; it
 measures the time from sending an action to receiving the view that shows it, on the socket it
@@ -279,15 +280,20 @@ async def set_up_table(servers: Sequence[str], number: int, game: str, players: 
         for i in range(players)
     ]
     body = {"game": game, "seats": [{"kind": "human"}] * players, "name": "load 0"}
-    made = answer(await seats[0].http.post("/api/tables", json=body), base)
-    for i, invitation in enumerate(made["invitations"], start=1):
-        answer(
-            await seats[i].http.post(
-                f"/api/tables/{made['table']}/join",
-                json={"name": f"load {i}", "token": invitation["token"]},
-            ),
-            base,
-        )
+    try:
+        made = answer(await seats[0].http.post("/api/tables", json=body), base)
+        for i, invitation in enumerate(made["invitations"], start=1):
+            answer(
+                await seats[i].http.post(
+                    f"/api/tables/{made['table']}/join",
+                    json={"name": f"load {i}", "token": invitation["token"]},
+                ),
+                base,
+            )
+    except BaseException:
+        for seat in seats:
+            await seat.http.aclose()
+        raise
     for seat in seats:
         seat.table = made["table"]
     return seats
@@ -370,9 +376,10 @@ def check_targets(database: str | None, servers: Sequence[str], processes: int) 
 
 
 def pinned_cores(processes: int) -> list[int] | None:
-    """The core of each of `processes` servers: one each when the machine has enough."""
+    """The core of each of `processes` servers: one each when the machine has enough (one
+    server too, so that 1 and N servers are compared at one core each)."""
     cores = sorted(os.sched_getaffinity(0))
-    return cores[:processes] if processes > 1 and len(cores) >= processes else None
+    return cores[:processes] if len(cores) >= processes else None
 
 
 async def start_servers(
@@ -393,11 +400,10 @@ async def start_servers(
 
 async def play_tables(urls: list[str], result: LoadResult, rng: random.Random) -> None:
     """Set up the tables, play them all at once to the end, check their records."""
-    everyone = [
-        await set_up_table(urls, number, result.game, result.players)
-        for number in range(result.tables)
-    ]
+    everyone: list[list[Seat]] = []
     try:
+        for number in range(result.tables):
+            everyone.append(await set_up_table(urls, number, result.game, result.players))
         start = time.perf_counter()
         await asyncio.gather(
             *(

@@ -98,8 +98,8 @@ class Metrics(Recorder):
             ["game"],
             registry=self.registry,
         )
-        for game in GAMES:
-            self.actions.labels(game)  # every game shown from the start, at 0
+        # the labelled children, found once (every game shown from the start, at 0)
+        self.by_game = {game: self.actions.labels(game) for game in GAMES}
         self.commits = Histogram(
             "kingdomkit_commit_seconds",
             "a database write, from asking for it to its commit (the wait for the writer too)",
@@ -107,15 +107,22 @@ class Metrics(Recorder):
             buckets=COMMIT_BUCKETS,
             registry=self.registry,
         )
+        self.by_write: dict[str, Histogram] = {}
         self.state = StateCollector(tables)
         self.registry.register(self.state)
         ProcessCollector(registry=self.registry)
 
     def accepted(self, game: str) -> None:
-        self.actions.labels(game).inc()
+        counter = self.by_game.get(game)
+        if counter is None:
+            counter = self.by_game[game] = self.actions.labels(game)
+        counter.inc()
 
     def writing(self, write: str) -> AbstractContextManager[Any]:
-        timer: AbstractContextManager[Any] = self.commits.labels(write).time()
+        histogram = self.by_write.get(write)
+        if histogram is None:
+            histogram = self.by_write[write] = self.commits.labels(write)
+        timer: AbstractContextManager[Any] = histogram.time()
         return timer
 
     async def render(self) -> bytes:
