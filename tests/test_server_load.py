@@ -23,6 +23,7 @@ from kingdomkit.server.loadtest import (
 )
 from postgres import PostgresServer
 from serving import ServeProcess
+from system import free_port
 
 SERVER_ENV = {"KINGDOMKIT_SECRET": SECRET, **EVERYONE_AT_ONE_ADDRESS}
 
@@ -102,6 +103,7 @@ def test_the_load_test_starts_two_processes_on_one_postgresql(postgres: Postgres
         ("postgresql+psycopg://h/d", ["http://127.0.0.1:1"], 1, "--database are not"),
         (None, ["http://127.0.0.1:1"], 2, "--processes and --database are not"),
         (None, ["127.0.0.1:8000"], 1, "a server is http(s)://host[:port]"),
+        (None, [f"http://127.0.0.1:{free_port()}"], 1, "cannot be reached"),
     ],
 )
 def test_targets_that_cannot_be_had_are_refused_with_the_reason(

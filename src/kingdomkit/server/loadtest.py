@@ -290,9 +290,11 @@ async def set_up_table(servers: Sequence[str], number: int, game: str, players: 
                 ),
                 base,
             )
-    except BaseException:
+    except BaseException as error:
         for seat in seats:
             await seat.http.aclose()
+        if isinstance(error, httpx2.TransportError):
+            raise LoadError(f"{base} cannot be reached: {error}") from None
         raise
     for seat in seats:
         seat.table = made["table"]
