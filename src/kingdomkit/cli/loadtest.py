@@ -16,10 +16,11 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "loadtest",
         help="measure the web platform under load",
-        description="Start `kingdomkit serve` in its own process and play TABLES tables of "
-        "people at once over WebSockets (random legal moves after THINK seconds); report "
+        description="Start `kingdomkit serve` in its own process (or PROCESSES of them on one "
+        "PostgreSQL database, or target running servers with --server) and play TABLES tables "
+        "of people at once over WebSockets (random legal moves after THINK seconds); report "
         "actions per second, send-to-broadcast latency (p50, p99) and lost or duplicated "
-        "actions.",
+        "actions, in total and per server.",
     )
     parser.add_argument("--tables", type=int, default=200, help="tables at once (default 200)")
     parser.add_argument("--players", type=int, default=2, help="people per table (default 2)")
@@ -28,6 +29,23 @@ def add_parser(subparsers: Any) -> None:
         "--think", type=float, default=1.0, help="mean seconds before each move (default 1)"
     )
     parser.add_argument("--database", default=None, help="a database URL (default SQLite)")
+    parser.add_argument(
+        "--server",
+        action="append",
+        default=None,
+        metavar="URL",
+        dest="servers",
+        help="a running `kingdomkit serve` to play on, e.g. http://10.0.0.5:8000 (repeatable: "
+        "tables are spread over them, and the seats of one table over different servers; they "
+        "share one database and KINGDOMKIT_SECRET, and the per-address limits are raised)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="servers to start on the --database (PostgreSQL for more than 1), each on a core "
+        "of its own when there are enough (default 1)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the clients' choices")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     flood = parser.add_argument_group(
@@ -51,19 +69,32 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from kingdomkit.server.loadtest import run_load
+        from kingdomkit.server.loadtest import LoadError, run_load
     except ImportError as missing:
         raise KingdomkitError(
             f"the load test needs the web extra ({missing.name} is missing): "
             'pip install -e ".[web]"'
         ) from None
     if args.flood:
+        if args.servers or args.processes != 1:
+            raise KingdomkitError("--flood starts its own server: no --server or --processes")
         return run_flood_benchmark(args)
     if args.tables < 1 or args.players < 2 or args.think < 0:
         raise KingdomkitError("--tables is at least 1, --players at least 2, --think at least 0")
-    result = asyncio.run(
-        run_load(args.tables, args.players, args.game, args.think, args.database, args.seed)
+    load = run_load(
+        args.tables,
+        args.players,
+        args.game,
+        args.think,
+        args.database,
+        args.seed,
+        servers=args.servers or (),
+        processes=args.processes,
     )
+    try:
+        result = asyncio.run(load)
+    except LoadError as error:
+        raise KingdomkitError(str(error)) from None
     report(result.summary(), result.server_errors, args.json)
     return 0 if not (result.lost or result.duplicated or result.server_errors) else 1
 
@@ -88,4 +119,9 @@ def report(summary: dict[str, Any], server_errors: list[str], as_json: bool) -> 
         return
     width = max(map(len, summary))
     for key, value in summary.items():
+        if key == "servers":
+            continue
         print(f"{key:>{width}}: {value}")
+    for server in summary.get("servers", []):
+        figures = ", ".join(f"{k} {v}" for k, v in server.items() if k != "url")
+        print(f"{server['url']}: {figures}")

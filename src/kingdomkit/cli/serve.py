@@ -28,6 +28,8 @@ SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
 ORIGINS_ENV = "KINGDOMKIT_ORIGINS"  # comma-separated, like repeated --origin
 PROXIES_ENV = "KINGDOMKIT_TRUSTED_PROXIES"
+METRICS_TOKEN_ENV = "KINGDOMKIT_METRICS_TOKEN"
+METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
 
@@ -72,6 +74,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="URL",
         help="an origin whose pages may act here, e.g. https://play.example.org (repeatable; "
         f"{ORIGINS_ENV}); default: the address the request was sent to",
+    )
+    parser.add_argument(
+        "--metrics-token",
+        default=None,
+        metavar="TOKEN",
+        help="lets clients not on loopback read /metrics with `Authorization: Bearer TOKEN` "
+        f"({METRICS_TOKEN_ENV}); default: /metrics answers loopback only",
     )
     limits.add_arguments(parser)
     parser.set_defaults(run=run)
@@ -141,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise ServeError(f"cannot use the data folder {data}: {error.strerror}") from None
     database = args.database or os.environ.get(DATABASE_ENV) or default_url(data)
+    metrics_token = args.metrics_token or os.environ.get(METRICS_TOKEN_ENV) or None
+    if metrics_token is not None and len(metrics_token) < METRICS_TOKEN_LEAST:
+        raise ServeError(f"the metrics token has at least {METRICS_TOKEN_LEAST} characters")
     origins = args.origin or [o for o in os.environ.get(ORIGINS_ENV, "").split(",") if o.strip()]
     try:
         config = ServerConfig(
@@ -150,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
             origins=tuple(normal_origin(o) for o in origins),
             local_only=is_loopback(args.host),
             limits=limits.from_arguments(args, os.environ),
+            metrics_token=metrics_token,
             **workers,
         )
     except ValueError as error:

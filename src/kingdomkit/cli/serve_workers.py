@@ -1,5 +1,5 @@
-"""The bot workers and WebSocket sends of `kingdomkit serve`: each a flag, with an
-environment variable as its default, and a built-in default after that.
+"""The bot workers, WebSocket sends and health check of `kingdomkit serve`: each a flag, with
+an environment variable as its default, and a built-in default after that.
 
     --bot-workers       KINGDOMKIT_BOT_WORKERS       2    play lane: bot moves, time-outs
     --bot-share         KINGDOMKIT_BOT_SHARE         1    play workers one identity holds
@@ -10,6 +10,7 @@ environment variable as its default, and a built-in default after that.
     --send-queue        KINGDOMKIT_SEND_QUEUE        32   messages waiting for one socket
     --send-timeout      KINGDOMKIT_SEND_TIMEOUT      10   seconds to send one message
     --send-buffer       KINGDOMKIT_SEND_BUFFER    65536   bytes unsent in the kernel per socket
+    --health-timeout    KINGDOMKIT_HEALTH_TIMEOUT    2    seconds /health waits for the database
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ SETTINGS: list[tuple[str, Callable[[str], Any], Any, float, str]] = [
     ("send-queue", int, 32, 1, "messages waiting for a WebSocket before it is dropped"),
     ("send-timeout", float, 10.0, 0.1, "seconds a WebSocket may take to take one message"),
     ("send-buffer", int, 65536, 4096, "bytes the kernel may hold unsent for one WebSocket"),
+    ("health-timeout", float, 2.0, 0.1, "seconds /health waits for the database's answer"),
 ]
 
 

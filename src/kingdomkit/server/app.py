@@ -28,6 +28,7 @@ from kingdomkit.server.hub import Hub, KeepTransport
 from kingdomkit.server.jobs import Jobs, WorkerSettings
 from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
+from kingdomkit.server.metrics import HEALTH_TIMEOUT, Health, Metrics, monitoring
 from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import EndedSessions, Sessions
@@ -87,6 +88,9 @@ class ServerConfig:
             sweep=self.job_sweep,
         )
 
+    health_timeout: float = HEALTH_TIMEOUT  # seconds /health waits for the database
+    metrics_token: str | None = None  # lets clients not on loopback read /metrics
+
 
 def create_app(config: ServerConfig) -> FastAPI:
     @asynccontextmanager
@@ -108,6 +112,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             await asyncio.wait_for(listener.ready.wait(), LISTEN_TIMEOUT)
             if config.bot_workers or config.analysis_workers:
                 background.append(asyncio.create_task(jobs.work(config.worker)))
+        tables.metrics = app.state.metrics = Metrics(tables)
+        app.state.health = Health(engine, config.health_timeout)
         limits = config.limits
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine, store.tell)
@@ -127,6 +133,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             await tables.close()
             if jobs is not None:
                 await jobs.close()
+            app.state.health.close()
             app.state.accounts.close()
             engine.dispose()
 
@@ -142,6 +149,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     # answer, the origin check and the body's size before anything is read, then the cookie,
     # then whether its signed-in session still lives.
     app.state.guard = Guard(config.limits)
+    app.state.metrics_token = config.metrics_token
     app.add_middleware(EndedSessions)
     app.add_middleware(
         SessionMiddleware,
@@ -174,6 +182,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.lobby)
     app.include_router(api.play)
     app.include_router(api.sockets)
+    app.include_router(monitoring)
     app.mount("/static", StaticFiles(directory=CLIENT), name="client")
     app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="swagger-ui")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ class Job:
     args: tuple[Any, ...]
     wanted: Callable[[], bool]
     future: asyncio.Future[Any] = field(repr=False)
+    queued_at: float = field(default_factory=time.monotonic)
 
 
 class Lane:
@@ -80,6 +82,11 @@ class Lane:
         self.queues.setdefault(key, deque()).append(Job(key, label, work, args, wanted, future))
         self._dispatch()
         return await future
+
+    def waiting(self) -> tuple[int, float]:
+        """Jobs waiting, and the seconds the oldest of them has waited (0: none)."""
+        heads = [queue[0].queued_at for queue in self.queues.values() if queue]
+        return self.queued(), time.monotonic() - min(heads) if heads else 0.0
 
     def _limit(self) -> int:
         """The workers an identity may hold now: its share, and no more than an equal split
@@ -186,6 +193,10 @@ class Scheduler:
             key, label, choose, game_name, options, actions, bot, seed, wanted=wanted
         )
         return action
+
+    def waiting(self) -> dict[str, tuple[int, float]]:
+        """Per lane: the jobs waiting, and the age in seconds of the oldest (0: none)."""
+        return {lane.name: lane.waiting() for lane in (self.play, self.analysis)}
 
     def close(self) -> None:
         self.play.close()

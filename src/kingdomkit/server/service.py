@@ -44,6 +44,7 @@ from kingdomkit.server.live import (
     RefusedError,
     Seat,
 )
+from kingdomkit.server.metrics import Recorder
 from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.setups import refusal, title
 from kingdomkit.server.store import StaleError, Store
@@ -105,6 +106,7 @@ class Tables:
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kingdomkit-writer")
+        self.metrics = Recorder()  # the app sets its Metrics (metrics.py)
 
     # -- lobby -----------------------------------------------------------------------------
     async def create(
@@ -203,7 +205,8 @@ class Tables:
     async def _write(self, work: Callable[..., None], *args: Any) -> None:
         """Run a database write on the one writer thread: writes queue in order instead of
         contending for the database's lock (SQLite sleeps and retries when it is taken)."""
-        await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+        with self.metrics.writing(work.__name__):
+            await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
 
     async def settled(self, table_id: str) -> LiveTable:
         """The table once no change of it is being committed, for views: a reader is never
@@ -595,6 +598,7 @@ class Tables:
         except BaseException:
             self.live.pop(table.id, None)
             raise
+        self.metrics.accepted(table.game_name)
 
     def _next(self, table: LiveTable) -> None:
         """If a bot is to move at `table`, have it move; if a person with a clock, start the
@@ -726,6 +730,12 @@ class Tables:
             except RefusedError:
                 continue
             await self.hub.broadcast(table)
+
+    async def jobs_waiting(self) -> dict[str, tuple[int, float]]:
+        """Per job queue: the jobs waiting, and the age in seconds of the oldest (0: none)."""
+        if self.jobs is not None:
+            return await self.jobs.waiting()
+        return self.bots.waiting()
 
     async def close(self) -> None:
         for task in list(self.tasks):
