@@ -32,8 +32,7 @@ from fastapi.routing import APIRouter, APIWebSocketRoute
 from websockets.sync.client import connect
 
 from kingdomkit.cli.main import build_parser
-from kingdomkit.server import api
-from kingdomkit.server.limits import Limits
+from kingdomkit.server import api, limits
 from paths import DOCS, EXAMPLES, ROOT
 from serving import ServeProcess
 from system import apt_install, free_port
@@ -74,14 +73,16 @@ def shell_lines(block: str) -> list[str]:
 
 def kingdomkit_commands(line: str) -> list[list[str]]:
     """The arguments of each `kingdomkit` command on one shell or systemd line."""
-    line = line.strip()
-    if line.startswith("#"):
-        return []
-    line = re.sub(r"^Exec\w*=", "", line)
+    line = re.sub(r"^Exec\w*=", "", line.strip())
+    if line.startswith("#") or not re.search(r"(^|[\s/;&|(])kingdomkit(\s|$)", line):
+        return []  # (a configuration file's line, quotes and all, is not for shlex)
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     lexer.commenters = ""
-    words = [SAMPLES.get(word, word) for word in lexer]
+    try:
+        words = [SAMPLES.get(word, word) for word in lexer]
+    except ValueError as error:
+        raise AssertionError(f"{error}: {line}") from None
     found: list[list[str]] = []
     command: list[str] = []
     for word in [*words, ";"]:
@@ -176,6 +177,15 @@ def test_every_kingdomkit_command_on_the_page_parses() -> None:
     names = {arguments[0] for arguments in commands if arguments}
     assert {"serve", "worker"} <= names, names  # not vacuous: both kinds of process are there
     assert len(commands) - len(later) >= 5
+
+
+def test_the_limits_the_page_sets_are_valid_limits() -> None:
+    serving = [c for c in doc_commands(DEPLOY_DOC.read_text()) if c[:1] == ["serve"]]
+    limited = [c for c in serving if any(word.startswith("--limit-") for word in c)]
+    assert limited, "the page shows how to divide the limits"
+    for arguments in limited:
+        chosen = limits.from_arguments(strict_parser().parse_args(arguments), {})
+        assert chosen != limits.Limits(), arguments
 
 
 def test_the_extraction_finds_commands_where_the_page_writes_them() -> None:
@@ -297,7 +307,7 @@ def test_nginx_passes_websocket_upgrades_on_every_socket_route() -> None:
     (upstream,) = nginx_blocks(text, "upstream").values()
     assert re.search(r"server \S+ .*max_fails=\d+", upstream)
     assert "return 404" in locations["= /metrics"]
-    most = Limits().record_bytes
+    most = limits.Limits().record_bytes
     assert re.search(rf"client_max_body_size {most // 2**20}m;", text), "the server's record limit"
     assert "error_page 413 @too_large;" in text and f"larger than {most} bytes" in text
 
