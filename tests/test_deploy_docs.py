@@ -219,6 +219,14 @@ def test_compose_has_the_services_the_page_describes() -> None:
     assert f"./{NGINX_CONF.name}:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
 
 
+def test_env_example_names_every_variable_compose_reads_and_env_is_never_committed() -> None:
+    read = set(re.findall(r"\$\{(\w+)", COMPOSE.read_text()))
+    example = (DEPLOY / "env.example").read_text()
+    given = set(re.findall(r"^(\w+)=", example, re.MULTILINE))
+    assert read and read == given, (read, given)
+    assert ".env" in (DEPLOY / ".gitignore").read_text().split()
+
+
 def test_every_image_is_an_official_one_named_without_a_registry() -> None:
     images = [s["image"] for s in compose()["services"].values() if "image" in s]
     images += re.findall(r"^FROM\s+(\S+)", DOCKERFILE.read_text(), re.MULTILINE)
