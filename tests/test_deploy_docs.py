@@ -4,7 +4,8 @@ Every `kingdomkit ...` command on the page (code blocks, systemd lines, inline c
 command in deploy/compose.yaml and deploy/Dockerfile parses with the real argument parser;
 compose.yaml has the services the page describes; deploy/nginx.conf passes WebSocket upgrades
 on the path of every WebSocket route of the server, and, with Debian's nginx, really proxies a
-real `kingdomkit serve` (a page, a record upload, a live socket). Docker itself is not run.
+real `kingdomkit serve` (pages, uploads, a live socket, the client's address). Docker itself
+is not run.
 """
 
 from __future__ import annotations
@@ -371,7 +372,9 @@ def local_nginx_conf(folder: Path, listen: int, upstream: int, version: tuple[in
 def proxied(tmp_path: Path) -> Iterator[tuple[ServeProcess, str]]:
     """A real `kingdomkit serve` (SQLite) behind deploy/nginx.conf on Debian's nginx."""
     program, version = nginx()
-    server = ServeProcess(tmp_path / "data", None, ["--trusted-proxy", "127.0.0.1"])
+    # One table a minute per address, to see which address the server counts.
+    args = ["--trusted-proxy", "127.0.0.1", "--limit-address-tables-per-minute", "1"]
+    server = ServeProcess(tmp_path / "data", None, args)
     server.start()
     folder = tmp_path / "nginx"
     folder.mkdir()
@@ -428,6 +431,26 @@ def test_nginx_conf_proxies_pages_uploads_and_live_sockets(
     ) as live:
         first = json.loads(live.recv(timeout=30))
     assert first["type"] == "view" and first["view"]["table"] == table
+
+
+def test_the_server_counts_the_address_nginx_was_reached_from(
+    proxied: tuple[ServeProcess, str],
+) -> None:
+    """nginx appends the address a client connects from to X-Forwarded-For; the server, which
+    trusts nginx (127.0.0.1) only, counts that address, never one the client wrote itself.
+    The clients connect from other loopback addresses, which are not trusted."""
+    _, url = proxied
+    body = {"game": "kingdomino", "seats": [{"kind": "human"}] * 2, "name": "ann"}
+
+    def new_table(source: str, claimed: str) -> int:
+        headers = {"Origin": url, "X-Forwarded-For": claimed}
+        transport = httpx2.HTTPTransport(local_address=source)
+        with httpx2.Client(base_url=url, timeout=60, headers=headers, transport=transport) as guest:
+            return guest.post("/api/tables", json=body).status_code
+
+    assert new_table("127.0.0.2", "203.0.113.1") == 201
+    assert new_table("127.0.0.2", "203.0.113.2") == 429  # a new guest, the same address
+    assert new_table("127.0.0.3", "203.0.113.2") == 201  # another address
 
 
 def test_known_later_names_only_commands_the_parser_lacks() -> None:
