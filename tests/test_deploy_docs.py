@@ -44,11 +44,6 @@ COMPOSE = DEPLOY / "compose.yaml"
 NGINX_CONF = DEPLOY / "nginx.conf"
 DOCKERFILE = DEPLOY / "Dockerfile"
 
-# Sub-commands the page documents that this checkout's parser does not have yet (issue 25):
-# their lines are collected and skipped. Remove a name once its command exists; the last test
-# fails until then, so the marker cannot outlive its reason.
-KNOWN_LATER = {"worker"}
-
 # Stand-ins for what a line leaves to its runner: systemd's instance name (a port here).
 SAMPLES = {"%i": "8001"}
 
@@ -145,17 +140,14 @@ def parse_error(arguments: list[str]) -> str | None:
     return None
 
 
-def checked(commands: list[list[str]]) -> tuple[list[str], list[list[str]]]:
-    """(the refusals, the commands skipped as KNOWN_LATER)."""
-    refusals, later = [], []
+def checked(commands: list[list[str]]) -> list[str]:
+    """The refusals of the parser, one per command it refuses."""
+    refusals = []
     for arguments in commands:
-        if arguments and arguments[0] in KNOWN_LATER:
-            later.append(arguments)
-            continue
         error = parse_error(arguments)
         if error is not None:
             refusals.append(f"kingdomkit {shlex.join(arguments)}\n    {error}")
-    return refusals, later
+    return refusals
 
 
 def compose() -> dict[str, Any]:
@@ -173,11 +165,11 @@ def dockerfile_json(instruction: str) -> list[str]:
 
 def test_every_kingdomkit_command_on_the_page_parses() -> None:
     commands = doc_commands(DEPLOY_DOC.read_text())
-    refusals, later = checked(commands)
+    refusals = checked(commands)
     assert not refusals, "docs/deploy.md:\n" + "\n".join(refusals)
     names = {arguments[0] for arguments in commands if arguments}
     assert {"serve", "worker"} <= names, names  # not vacuous: both kinds of process are there
-    assert len(commands) - len(later) >= 5
+    assert len(commands) >= 5
 
 
 def test_the_limits_the_page_sets_are_valid_limits() -> None:
@@ -256,7 +248,7 @@ def test_every_command_of_the_images_parses() -> None:
         if "build" in service:
             assert isinstance(service["command"], list), f"{name}: the exec form"
             commands.append([str(word) for word in service["command"]])
-    refusals, _ = checked(commands)
+    refusals = checked(commands)
     assert not refusals, "deploy/:\n" + "\n".join(refusals)
     assert {c[0] for c in commands} == {"serve", "worker"}
 
@@ -451,11 +443,3 @@ def test_the_server_counts_the_address_nginx_was_reached_from(
     assert new_table("127.0.0.2", "203.0.113.1") == 201
     assert new_table("127.0.0.2", "203.0.113.2") == 429  # a new guest, the same address
     assert new_table("127.0.0.3", "203.0.113.2") == 201  # another address
-
-
-def test_known_later_names_only_commands_the_parser_lacks() -> None:
-    for name in sorted(KNOWN_LATER):
-        error = parse_error([name]) or ""
-        assert "invalid choice" in error, (
-            f"`kingdomkit {name}` exists now: remove it from KNOWN_LATER in {Path(__file__).name}"
-        )
