@@ -409,6 +409,30 @@ def test_signing_out_on_one_process_ends_the_session_on_the_other(cluster: Clust
     asyncio.run(scenario())
 
 
+def test_who_is_here_is_known_across_processes(cluster: Cluster) -> None:
+    """Bob has the table open on process B: Ann, on A, sees him here and cannot put a bot on
+    his seat. When his process dies he is gone (once it is missed), and she can."""
+
+    async def scenario() -> None:
+        ann, bob = await sit_down(cluster, "kingdomino", "random")
+        try:
+            await ann.seen(lambda v: 1 in v["here"])
+            taken = await ann.http.post(f"/api/tables/{ann.table}/seats/1/bot", json={})
+            assert taken.status_code == 409 and "still here" in taken.text
+            cluster.serves[1].kill()  # its sockets never say they closed: it is missed
+            async with asyncio.timeout(WAIT):
+                while 1 in ann.view["here"]:
+                    await ann.next_view()
+            stood = await ann.http.post(f"/api/tables/{ann.table}/seats/1/bot", json={})
+            assert stood.status_code == 200, stood.text
+            assert stood.json()["seats"][1]["stand_in"] == "medium"
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_worker_needs_postgresql() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "kingdomkit", "worker", "--database", "sqlite:///x.db"],

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from socket import SO_SNDBUF, SOL_SOCKET
 from typing import Any, cast
@@ -58,6 +59,10 @@ class Hub:
         self.connections: dict[str, dict[WebSocket, Connection]] = defaultdict(dict)
         self.closing: set[asyncio.Task[None]] = set()
         self.dropped = 0  # connections closed for being too slow
+        # On a shared database: the holders with a table open in other processes, and who
+        # to tell when a holder's first connection here opens or their last one closes.
+        self.elsewhere: Callable[[str], set[str]] = lambda _table_id: set()
+        self.on_presence: Callable[[str, str, bool], None] | None = None
 
     def join(
         self, table_id: str, socket: WebSocket, holder: str | None, session: str | None = None
@@ -68,7 +73,10 @@ class Hub:
         connection = Connection(socket, table_id, holder, session, queue)
         limit_send_buffer(socket, self.send_buffer)
         connection.sender = asyncio.get_running_loop().create_task(self._send(connection))
+        first = holder is not None and not self._here(table_id, holder)
         self.connections[table_id][socket] = connection
+        if first and self.on_presence is not None:
+            self.on_presence(table_id, str(holder), True)
 
     def leave(self, table_id: str, socket: WebSocket) -> None:
         connection = self.connections.get(table_id, {}).pop(socket, None)
@@ -76,10 +84,17 @@ class Hub:
             connection.sender.cancel()
         if table_id in self.connections and not self.connections[table_id]:
             del self.connections[table_id]
+        holder = None if connection is None else connection.holder
+        if holder is not None and self.on_presence is not None and not self._here(table_id, holder):
+            self.on_presence(table_id, holder, False)
+
+    def _here(self, table_id: str, holder: str) -> bool:
+        """Has `holder` a connection open to the table in this process?"""
+        return any(c.holder == holder for c in self.connections.get(table_id, {}).values())
 
     def connected(self, table_id: str, holder: str) -> bool:
-        """Has `holder` a connection open to the table?"""
-        return any(c.holder == holder for c in self.connections.get(table_id, {}).values())
+        """Has `holder` a connection open to the table (in any process)?"""
+        return self._here(table_id, holder) or holder in self.elsewhere(table_id)
 
     async def close_session(self, session: str) -> None:
         """Close every connection joined with `session` (its sign-in ended)."""
@@ -111,8 +126,9 @@ class Hub:
             self._put(connection, views[seat])
 
     def here(self, table: LiveTable) -> list[int]:
-        """The seats whose holder has a connection open to the table."""
+        """The seats whose holder has a connection open to the table (in any process)."""
         seats = {table.seat_of(c.holder) for c in self.connections.get(table.id, {}).values()}
+        seats |= {table.seat_of(holder) for holder in self.elsewhere(table.id)}
         return sorted(seat for seat in seats if seat is not None)
 
     def tell(self, table_id: str, message: dict[str, Any]) -> None:

@@ -45,6 +45,7 @@ from kingdomkit.server.live import (
     Seat,
 )
 from kingdomkit.server.metrics import Recorder
+from kingdomkit.server.presence import ALIVE_SECONDS, Presence
 from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.setups import refusal, title
 from kingdomkit.server.store import StaleError, Store
@@ -102,6 +103,10 @@ class Tables:
         self.jobs = jobs  # the shared database's job queue; None: this process's own workers
         self.advice: dict[tuple[str, int], asyncio.Event] = {}  # hints awaited from workers
         self.ended: Callable[[str], None] | None = None  # forgets a session ended elsewhere
+        self.presence = Presence()  # who has tables open in the other processes
+        if jobs is not None:
+            hub.elsewhere = self.presence.holders
+            hub.on_presence = self._announce
         self.live: OrderedDict[str, LiveTable] = OrderedDict()  # least recently used first
         self.locks: dict[str, asyncio.Lock] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -690,8 +695,14 @@ class Tables:
 
     # -- other processes -------------------------------------------------------------------
     async def heard(self, origin: str, kind: str, parts: list[str]) -> None:
-        """A notification of a change another process committed (fanout.py)."""
-        if kind == "table":
+        """A notification of a change another process committed (fanout.py), or of who
+        has a table open there (presence.py)."""
+        if origin != self.store.origin:
+            self.presence.heard(origin)
+        if kind in ("here", "hello", "alive"):
+            if origin != self.store.origin:
+                await self._present_elsewhere(origin, kind, parts)
+        elif kind == "table":
             await self._changed_elsewhere(parts[0], int(parts[1]))
         elif kind == "chat" and origin != self.store.origin and parts[0] in self.hub.connections:
             row = await asyncio.to_thread(self.store.said, int(parts[1]))
@@ -718,9 +729,42 @@ class Tables:
             table = await self.current(table_id)
         await self.hub.broadcast(table)
 
+    def _announce(self, table_id: str, holder: str, here: bool) -> None:
+        """Tell the other processes a holder opened (or closed) the table here."""
+        self._spawn(asyncio.to_thread(self.store.announce, "here", table_id, holder, int(here)))
+
+    async def _present_elsewhere(self, origin: str, kind: str, parts: list[str]) -> None:
+        if kind == "here":
+            self.presence.mark(origin, parts[0], parts[1], parts[2] == "1")
+            await self._show_presence({parts[0]})
+        elif kind == "hello":  # a process started: what this one holds, again
+            for table_id, sockets in list(self.hub.connections.items()):
+                for holder in {c.holder for c in sockets.values() if c.holder is not None}:
+                    self._announce(table_id, holder, True)
+
+    async def _show_presence(self, table_ids: set[str]) -> None:
+        for table_id in table_ids:
+            table = self.live.get(table_id)
+            if table is not None and table_id in self.hub.connections:
+                await self.hub.broadcast(table)
+
+    async def keep_presence(self) -> None:
+        """Say hello, then that this process is alive, every ALIVE_SECONDS; forget what the
+        processes no longer heard of held."""
+        await asyncio.to_thread(self.store.announce, "hello")
+        while True:
+            await asyncio.sleep(ALIVE_SECONDS)
+            try:
+                await asyncio.to_thread(self.store.announce, "alive")
+            except Exception:
+                log.warning("could not tell the other processes this one is alive")
+            await self._show_presence(self.presence.expire())
+
     async def lost(self) -> None:
         """Notifications may have been missed: forget every table not being changed, and
-        show the stored ones to their sockets."""
+        show the stored ones to their sockets; ask the others what they hold again."""
+        self.presence.forget()
+        await asyncio.to_thread(self.store.announce, "hello")
         for table_id in list(self.live):
             if not self.lock(table_id).locked():
                 self.live.pop(table_id, None)

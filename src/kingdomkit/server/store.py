@@ -68,6 +68,11 @@ class Store:
             payload = " ".join(str(part) for part in (self.origin, *parts))
             session.execute(select(func.pg_notify(CHANNEL, payload)))
 
+    def announce(self, *parts: object) -> None:
+        """NOTIFY the other processes of `parts` alone (presence: no table changes)."""
+        with self._session() as session, session.begin():
+            self.tell(session, *parts)
+
     def _changed(self, session: Session, table: LiveTable, check: bool = True) -> None:
         """Count a change of `table` in its row, with what it now waits for; StaleError if
         `check` and the row's count is not the one `table` was loaded with."""
