@@ -73,9 +73,11 @@ class WorkerProcess:
 
 
 class Cluster:
-    def __init__(self, postgres: PostgresServer, root: Path) -> None:
+    def __init__(
+        self, postgres: PostgresServer, root: Path, limits: dict[str, str] | None = None
+    ) -> None:
         self.database = postgres.database()
-        env = {"KINGDOMKIT_SECRET": secrets.token_urlsafe(16)}  # one key signs every cookie
+        env = {"KINGDOMKIT_SECRET": secrets.token_urlsafe(16), **(limits or {})}  # one key
         self.serves = [
             ServeProcess(root / name, self.database, (*NO_WORKERS, *FAST_JOBS), env)
             for name in ("a", "b")
@@ -431,6 +433,28 @@ def test_who_is_here_is_known_across_processes(cluster: Cluster) -> None:
             await bob.close()
 
     asyncio.run(scenario())
+
+
+def test_the_limit_on_unfinished_tables_counts_every_process(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """Three unfinished tables at most: two made on A and one on B are three, on B too."""
+    cluster = Cluster(postgres, tmp_path, {"KINGDOMKIT_LIMIT_OPEN_TABLES": "3"})
+    for serve in cluster.serves:
+        serve.start()
+    try:
+        ann = httpx2.Client(base_url=cluster.serves[0].url)
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        body = {"game": "kingdomino", "seats": seats}
+        for _ in range(2):
+            assert ann.post("/api/tables", json=body).status_code == 201
+        on_b = httpx2.Client(base_url=cluster.serves[1].url, cookies=ann.cookies)
+        assert on_b.post("/api/tables", json=body).status_code == 201
+        refused = on_b.post("/api/tables", json=body)
+        assert refused.status_code == 429, refused.text
+        assert "3 unfinished tables" in refused.json()["detail"]
+    finally:
+        cluster.stop()
 
 
 def test_a_worker_needs_postgresql() -> None:

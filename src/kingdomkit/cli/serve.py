@@ -168,6 +168,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise ServeError(str(error)) from None
     print(f"kingdomkit: serving on http://{args.host}:{args.port} (data in {data})", flush=True)
+    if database.startswith("postgresql") and not os.environ.get(SECRET_ENV):
+        print(
+            f"kingdomkit: warning: every serve process on this database must sign cookies with"
+            f" the same key: set {SECRET_ENV} for all of them (this one uses {data / 'secret'})",
+            flush=True,
+        )
     # The per-address limits count the address a client connects from: a forwarded one is
     # believed only from the proxies named, never by default (anyone on loopback could
     # otherwise claim any address).

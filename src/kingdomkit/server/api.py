@@ -278,7 +278,8 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
     clock = Clock(body.move_seconds, body.game_seconds)
     bots_only = all(seat.kind == BOT for seat in body.seats)
     account, at = holder.startswith(USER_PREFIX), address(request)
-    guard_of(request).new_table(tables_of(request).live, holder, at, bots_only, account)
+    counted = await tables_of(request).counted(holder)
+    guard_of(request).new_table(counted, holder, at, bots_only, account)
     table, mine = await tables_of(request).create(
         body.game, body.options, seats, holder, name or "guest", clock, body.rated, body.hints
     )
@@ -302,10 +303,11 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     table's view, which links to it). Asked again, by anyone seated, it is the same table."""
     holder = identity(request.session)
     at, tables = address(request), tables_of(request)
+    counted = await tables.counted(holder)
 
     def allow() -> None:  # limited as creating a table is
         account = holder.startswith(USER_PREFIX)
-        guard_of(request).new_table(tables.live, holder, at, False, account)
+        guard_of(request).new_table(counted, holder, at, False, account)
 
     made = await tables.rematch(table_id, holder, allow)
     if tables.live.get(made) is not None and tables.live[made].owner == holder:

@@ -17,6 +17,7 @@ time-outs, hints and reviews are then jobs in the durable queue (jobs.py) that a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections import OrderedDict
@@ -493,6 +494,18 @@ class Tables:
                 and table.seats[row["you"]].stand_in is None
             )
         return sorted(rows, key=lambda row: (row["you"] is None, not row["your_turn"]))
+
+    async def counted(self, holder: str) -> Mapping[str, LiveTable]:
+        """The tables the limits on unfinished tables count for `holder`: those in memory,
+        and on a shared database those of `holder` that other processes made too."""
+        if self.jobs is None:
+            return self.live
+        found: dict[str, LiveTable] = dict(self.live)
+        for table_id in await asyncio.to_thread(self.store.unfinished, holder):
+            if table_id not in found:
+                with contextlib.suppress(RefusedError):
+                    found[table_id] = await self.get(table_id)
+        return found
 
     async def rematch(self, table_id: str, holder: str | None, allow: Callable[[], None]) -> str:
         """The rematch of a finished table, proposed by one of its players: a new table with

@@ -378,10 +378,13 @@ class Store:
         with self._session() as session:
             return leaderboard(session, game)
 
-    def unfinished(self) -> list[str]:
-        """Tables to resume after a restart."""
+    def unfinished(self, owner: str | None = None) -> list[str]:
+        """Tables to resume after a restart (of `owner` only, if given)."""
+        query = select(TableRow.id).where(TableRow.status != FINISHED)
+        if owner is not None:
+            query = query.where(TableRow.owner == owner)
         with self._session() as session:
-            return list(session.scalars(select(TableRow.id).where(TableRow.status != FINISHED)))
+            return list(session.scalars(query))
 
     def say(self, table_id: str, seat: int | None, author: str, name: str, text: str) -> ChatRow:
         """Store a chat message of the table; the row, with its number and time."""
