@@ -158,7 +158,7 @@ def test_the_clock_starts_when_the_last_seat_is_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     clock = FakeClock()
-    monkeypatch.setattr("kingdomkit.server.live.monotonic", clock)
+    monkeypatch.setattr("kingdomkit.server.live.time", clock)
     app = create_app(ServerConfig(f"sqlite:///{tmp_path / 'k.db'}", "secret"))
     with TestClient(app) as browser:
         made = browser.post(

@@ -228,8 +228,11 @@ class Tables:
         if self.jobs is not None:
             stored = await asyncio.to_thread(self.store.changes, table_id)
             if stored != table.changes:
-                self.live.pop(table_id, None)
-                table = await self.get(table_id)
+                loaded = await asyncio.to_thread(self.store.load, table_id)
+                if loaded is None:
+                    raise RefusedError(404, f"no table {table_id!r}")
+                loaded.reviewing = table.reviewing and loaded.review is None
+                self.live[table_id] = table = loaded  # replaced, never missing meanwhile
         return table
 
     async def _retried(self, change: Callable[[], Awaitable[T]]) -> T:
