@@ -268,6 +268,10 @@ class LiveTable:
         """The game starts (its last seat is taken): the first decision's time runs from now."""
         self.turn_started = time()
 
+    def apply_stored(self, player: int, action: int, by: str | None) -> None:
+        """Apply an action another process played and stored (already checked there)."""
+        self._apply(player, action, by)
+
     def _apply(self, player: int, action: int, by: str | None = None) -> None:
         if by is not None:
             self.made_by[len(self.actions)] = by

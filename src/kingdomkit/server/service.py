@@ -49,7 +49,7 @@ from kingdomkit.server.metrics import Recorder
 from kingdomkit.server.presence import ALIVE_SECONDS, Presence
 from kingdomkit.server.scheduler import DroppedError, Scheduler
 from kingdomkit.server.setups import refusal, title
-from kingdomkit.server.store import StaleError, Store
+from kingdomkit.server.store import Changed, StaleError, Store
 from kingdomkit.server.text import (
     NAME_LIMIT,
     TABLE_ID_LIMIT,
@@ -77,6 +77,22 @@ KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is re
 # own, declared with the grades' thresholds in bots/review.py GRADINGS (a fixed number of
 # playouts: the same answer on any machine); a spec here is used for every game instead.
 ANALYST: str | None = None
+
+
+def catch_up(table: LiveTable, changed: Changed) -> None:
+    """Bring `table` to what another process stored (store.since): its new actions
+    applied, its seats, clock start and results as stored."""
+    for player, action, by in changed.actions:
+        table.apply_stored(player, action, by)
+    table.seats[:] = changed.seats
+    table.changes = changed.changes
+    if changed.turn_started is not None:
+        table.turn_started = changed.turn_started
+    table.review = changed.review
+    if table.review is not None:
+        table.reviewing = False
+    table.rating_changes = changed.rating_changes
+    table.rematch, table.rematch_by = changed.rematch, changed.rematch_by
 
 
 def checked_bot(bot: Any) -> str:
@@ -228,11 +244,14 @@ class Tables:
         if self.jobs is not None:
             stored = await asyncio.to_thread(self.store.changes, table_id)
             if stored != table.changes:
-                loaded = await asyncio.to_thread(self.store.load, table_id)
-                if loaded is None:
-                    raise RefusedError(404, f"no table {table_id!r}")
-                loaded.reviewing = table.reviewing and loaded.review is None
-                self.live[table_id] = table = loaded  # replaced, never missing meanwhile
+                changed = await asyncio.to_thread(self.store.since, table)
+                if changed is not None:
+                    catch_up(table, changed)  # here, in the loop: no view sees it half done
+                else:
+                    loaded = await asyncio.to_thread(self.store.load, table_id)
+                    if loaded is None:
+                        raise RefusedError(404, f"no table {table_id!r}")
+                    self.live[table_id] = table = loaded  # replaced, never missing meanwhile
         return table
 
     async def _retried(self, change: Callable[[], Awaitable[T]]) -> T:

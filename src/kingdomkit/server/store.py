@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -49,6 +50,20 @@ def check_rules_version(game: str, version: int) -> None:
 
 CHANNEL = "kingdomkit"  # the NOTIFY channel every process listens on
 TABLES = cast(Table, TableRow.__table__)
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A stored table as another process left it, for `LiveTable.catch_up`."""
+
+    changes: int
+    turn_started: float | None
+    review: dict[str, Any] | None
+    rating_changes: list[dict[str, Any]] | None
+    rematch: str | None
+    rematch_by: int | None
+    seats: list[Seat]
+    actions: list[tuple[int, int, str | None]]  # (player, action, by) from the table's version
 
 
 class StaleError(Exception):
@@ -219,6 +234,52 @@ class Store:
             ActionRow(table_id=table_id, seq=start + i, player=player, action=action)
             for i, (player, action) in enumerate(actions)
         ]
+
+    def since(self, table: LiveTable) -> Changed | None:
+        """What another process changed of `table` since it was loaded (its row, its seats,
+        its new actions), to bring it up to date without replaying it all; None if it is gone
+        or its actions do not follow on (then load it)."""
+        with self._session() as session:
+            row = session.get(TableRow, table.id)
+            if row is None:
+                return None
+            seats = list(
+                session.scalars(
+                    select(SeatRow).where(SeatRow.table_id == table.id).order_by(SeatRow.index)
+                )
+            )
+            actions = session.execute(
+                select(ActionRow.seq, ActionRow.player, ActionRow.action, ActionRow.by)
+                .where(ActionRow.table_id == table.id, ActionRow.seq >= table.version)
+                .order_by(ActionRow.seq)
+            ).all()
+            if len(seats) != len(table.seats) or any(
+                seq != table.version + i for i, (seq, *_) in enumerate(actions)
+            ):
+                return None
+            return Changed(
+                row.changes,
+                row.turn_started,
+                row.review,
+                row.rating_changes,
+                row.rematch,
+                row.rematch_by,
+                [
+                    Seat(
+                        s.index,
+                        s.kind,
+                        s.bot,
+                        s.name,
+                        s.holder,
+                        s.token,
+                        s.stand_in,
+                        s.time_used,
+                        s.reserved,
+                    )
+                    for s in seats
+                ],
+                [(player, action, by) for _, player, action, by in actions],
+            )
 
     def load(self, table_id: str) -> LiveTable | None:
         """The table as its committed actions leave it, or None."""
