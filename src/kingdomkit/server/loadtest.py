@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
+import orjson
 import websockets
 
 START_TIMEOUT = 60.0
@@ -71,6 +72,8 @@ class ServerFigures:
     unanswered: int = 0  # sent and never shown
     refused: int = 0
     dropped: int = 0  # connections it closed during a game (the client reconnects)
+    # CPU seconds its process used while the tables were played (servers the test started)
+    cpu_seconds: float | None = None
 
     def summary(self, seconds: float) -> dict[str, Any]:
         return {
@@ -82,7 +85,17 @@ class ServerFigures:
             "unanswered": self.unanswered,
             "refused": self.refused,
             "dropped_connections": self.dropped,
+            # its busy share of a core: near 1.0, the server is what limits the rate
+            "cpu_share": round(self.cpu_seconds / seconds, 2)
+            if self.cpu_seconds is not None and seconds
+            else None,
         }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -246,7 +259,7 @@ async def _play_connected(seat: Seat, think: float, rng: random.Random, result: 
                         figures.unanswered += 1
                         seat.unanswered += 1
                     return True
-                message = json.loads(raw)
+                message = orjson.loads(raw)  # the clients' parsing was the bottleneck
                 if message["type"] == "error":
                     result.refused += 1
                     figures.refused += 1
@@ -352,7 +365,11 @@ async def run_load(
             urls = [url.rstrip("/") for url in servers] or [server.url for server in started]
             result.servers = {url: ServerFigures(url) for url in urls}
             result.cores = pinned_cores(processes) if started else None
+            used = {server.url: cpu_seconds(server.process.pid) for server in started}
             await play_tables(urls, result, random.Random(seed))
+            for server in started:  # (set-up and the record checks are in it: a small part)
+                used[server.url] = cpu_seconds(server.process.pid) - used[server.url]
+                result.servers[server.url].cpu_seconds = used[server.url]
             result.server_errors = [error for server in started for error in server.errors()]
         finally:
             for server in started:

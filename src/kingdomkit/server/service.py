@@ -623,8 +623,18 @@ class Tables:
     async def _act(self, table_id: str, holder: str | None, action: Any, version: Any) -> int:
         await self.get(table_id)
         async with self.lock(table_id):
-            table = await self.current(table_id)
-            checked = table.check(table.seat_of(holder), action, version)
+            # Checked against the table held here, kept up to date by the notifications:
+            # asking the database first cost a query per move. A refusal is checked again
+            # against the stored table (a notification may be on its way), and a table
+            # changed meanwhile fails the commit and is checked anew (`_retried`).
+            table = await self.get(table_id)
+            try:
+                checked = table.check(table.seat_of(holder), action, version)
+            except RefusedError:
+                if self.jobs is None:
+                    raise
+                table = await self.current(table_id)
+                checked = table.check(table.seat_of(holder), action, version)
             await self._commit_play(table, checked)
         await self.hub.broadcast(table)
         self._next(table)
