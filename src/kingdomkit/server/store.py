@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, case, func, insert, or_, select, update
+from sqlalchemy import Engine, String, Table, case, func, insert, literal, or_, select, update
+from sqlalchemy import cast as cast_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -50,6 +51,7 @@ def check_rules_version(game: str, version: int) -> None:
 
 CHANNEL = "kingdomkit"  # the NOTIFY channel every process listens on
 TABLES = cast(Table, TableRow.__table__)
+ACTIONS = cast(Table, ActionRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,11 @@ class Store:
         query = update(TABLES).where(row.id == table.id)
         if check:
             query = query.where(row.changes == table.changes)
+        # the NOTIFY in the same statement (RETURNING reads the row as updated): one round
+        # trip fewer on every move
+        told = func.pg_notify(
+            CHANNEL, literal(f"{self.origin} table {table.id} ") + cast_(row.changes, String)
+        )
         changes = session.execute(
             query.values(
                 changes=row.changes + 1,
@@ -117,12 +124,11 @@ class Store:
                 turn_started=table.turn_started,
                 waiting=waiting,
                 deadline=deadline,
-            ).returning(row.changes)
+            ).returning(row.changes, told)
         ).scalar()
         if changes is None:
             raise StaleError(table.id)
         table.changes = changes
-        self.tell(session, "table", table.id, changes)
 
     def _session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -204,7 +210,7 @@ class Store:
         with self._session() as session, session.begin():
             self._changed(session, table, move=True)  # first: a rival writer waits here
             try:
-                session.execute(insert(ActionRow), rows)
+                session.execute(insert(ACTIONS), rows)  # Core: the ORM's bulk path is slower
             except IntegrityError:  # (action numbers are unique per table all the same)
                 raise StaleError(table.id) from None
             if table.clock.on:
