@@ -59,14 +59,23 @@ class ServeProcess:
     def kill(self) -> None:
         """SIGKILL: nothing is flushed or closed, as in a crash."""
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        kill(self.process)
 
     def stop(self) -> None:
         """A clean stop (SIGTERM), if it still runs."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.process)
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def stop(process: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM, then SIGKILL if it has not stopped within 30 s."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            kill(process)

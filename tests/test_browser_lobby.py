@@ -146,7 +146,8 @@ def test_two_people_finish_then_take_up_a_rematch_from_the_finished_table(
     ann.page.wait_for_url(lambda url: old not in url)
     new = ann.page.url.rsplit("/", 1)[1]
     ann.wait("(t) => view && view.table === t && view.you === 0", new)
-    assert "Waiting for Bob to join the rematch" in ann.page.inner_text("#turn")
+    # (the turn line is written once the new table's components are in: wait for it)
+    ann.wait("() => $('turn').textContent.includes('Waiting for Bob to join the rematch')")
 
     cyd = Person(browser, server, "Cyd")  # a passer-by is not offered Bob's kept seat
     cyd.page.goto(f"{server.url}/t/{new}")

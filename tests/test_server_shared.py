@@ -17,7 +17,6 @@ import json
 import os
 import random
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -32,7 +31,7 @@ import websockets
 
 from kingdomkit.server.database import conninfo
 from postgres import PostgresServer
-from serving import START_SECONDS, ServeProcess
+from serving import START_SECONDS, ServeProcess, kill, stop
 
 # The worker notices a dead one quickly here: heartbeats every 0.5 s, stalled after 3 s.
 FAST_JOBS = ("--job-heartbeat", "0.5", "--job-stalled", "3", "--job-sweep", "1")
@@ -60,16 +59,10 @@ class WorkerProcess:
 
     def kill(self) -> None:
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        kill(self.process)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.process)
 
 
 class Cluster:
@@ -298,6 +291,30 @@ def test_a_worker_killed_during_a_search_has_the_bot_move_once(cluster: Cluster)
     asyncio.run(scenario())
 
 
+def test_a_bot_move_whose_job_was_lost_is_found_by_the_sweep(cluster: Cluster) -> None:
+    """A process dies between committing a move and queueing the bot's job (here: the job
+    is deleted): the workers' sweep finds the table waiting for its bot, and it moves."""
+
+    async def scenario() -> None:
+        cluster.worker.kill()
+        ann, bob = await sit_down(cluster, "kingdomino", "random")
+        try:
+            view = await play_on([ann, bob], random.Random(4), lambda v: v["to_act"] == 2)
+            queued = "SELECT count(*) FROM procrastinate_jobs WHERE task_name = 'play'"
+            async with asyncio.timeout(WAIT):
+                while not query(cluster.database, queued)[0][0]:
+                    await asyncio.sleep(0.02)  # the serve process queues it after its commit
+            query(cluster.database, "DELETE FROM procrastinate_jobs RETURNING id")
+            cluster.worker.start()
+            moved = await ann.seen(lambda v: v["version"] > view["version"])
+            assert moved["log"][view["decisions"] - moved["log_start"]]["seat"] == 2
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
 def test_the_same_action_sent_to_both_processes_is_accepted_once(cluster: Cluster) -> None:
     async def scenario() -> None:
         ann, bob = await sit_down(cluster, "kingdomino", "random")
@@ -322,6 +339,7 @@ def test_the_same_action_sent_to_both_processes_is_accepted_once(cluster: Cluste
                 for person in (ann, bob):
                     await person.seen(lambda v, at=version: v["version"] >= at)
             # Both processes tell the same game: each race added one decision, not two.
+            await turn([ann, bob])  # (once the bot has moved, if it was its turn)
             logs = [
                 (await p.http.get(f"/api/tables/{p.table}/log", params={"since": 0})).json()
                 for p in (ann, bob)

@@ -332,7 +332,7 @@ async def view(request: Request, table_id: str) -> dict[str, Any]:
 async def components(request: Request, table_id: str) -> dict[str, Any]:
     """The box of the table's game (dominoes, buildings or tiles, the board's frame), for
     drawing its views; the same for every seat."""
-    table = await tables_of(request).get(table_id)
+    table = await tables_of(request).settled(table_id)
     return table.game.components()
 
 
@@ -444,7 +444,7 @@ async def ask_review(request: Request, table_id: str) -> dict[str, Any]:
 async def get_review(request: Request, table_id: str) -> dict[str, Any]:
     """The post-game review: each decision's expected points lost against the best move."""
     tables = tables_of(request)
-    table = await tables.get(table_id)
+    table = await tables.settled(table_id)
     if table.review is None:
         busy = table.reviewing
         raise RefusedError(
@@ -471,14 +471,14 @@ async def log(
 @play.get("/{table_id}/replay/{step}")
 async def replay(request: Request, table_id: str, step: int) -> dict[str, Any]:
     """A finished game after its first `step` decisions, as a spectator saw it."""
-    table = await tables_of(request).get(table_id)
+    table = await tables_of(request).settled(table_id)
     return table.view_at(step)
 
 
 @play.get("/{table_id}/record")
 async def record(request: Request, table_id: str) -> dict[str, Any]:
     """The record of a finished game (the engines' record format, without the secret seed)."""
-    table = await tables_of(request).get(table_id)
+    table = await tables_of(request).settled(table_id)
     if table.status != FINISHED:
         raise RefusedError(409, "the record can be downloaded once the game is over")
     names = [s.name or s.bot or f"seat {s.index}" for s in table.seats]

@@ -21,7 +21,7 @@ from sqlalchemy import cast as cast_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from kingdomkit.core.registry import make_game
+from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server.live import (
     BOT,
     FINISHED,
@@ -52,6 +52,20 @@ def check_rules_version(game: str, version: int) -> None:
 CHANNEL = "kingdomkit"  # the NOTIFY channel every process listens on
 TABLES = cast(Table, TableRow.__table__)
 ACTIONS = cast(Table, ActionRow.__table__)
+
+
+def seat_of(row: SeatRow) -> Seat:
+    return Seat(
+        row.index,
+        row.kind,
+        row.bot,
+        row.name,
+        row.holder,
+        row.token,
+        row.stand_in,
+        row.time_used,
+        row.reserved,
+    )
 
 
 @dataclass(frozen=True)
@@ -270,20 +284,7 @@ class Store:
                 row.rating_changes,
                 row.rematch,
                 row.rematch_by,
-                [
-                    Seat(
-                        s.index,
-                        s.kind,
-                        s.bot,
-                        s.name,
-                        s.holder,
-                        s.token,
-                        s.stand_in,
-                        s.time_used,
-                        s.reserved,
-                    )
-                    for s in seats
-                ],
+                [seat_of(s) for s in seats],
                 [(player, action, by) for _, player, action, by in actions],
             )
 
@@ -303,20 +304,7 @@ class Store:
                 .where(ActionRow.table_id == table_id)
                 .order_by(ActionRow.seq)
             ).all()
-            seats = [
-                Seat(
-                    s.index,
-                    s.kind,
-                    s.bot,
-                    s.name,
-                    s.holder,
-                    s.token,
-                    s.stand_in,
-                    s.time_used,
-                    s.reserved,
-                )
-                for s in row.seats
-            ]
+            seats = [seat_of(s) for s in row.seats]
             table = LiveTable(
                 row.id,
                 row.game,
@@ -425,10 +413,17 @@ class Store:
         BOT) for a bot's move due more than `grace` seconds, (table, HUMAN) for a clock run
         out more than `grace` seconds ago. The job sweep plans them again."""
         before = time.time() - grace
+        playable = or_(  # (a table under other rules is kept, and never played: check_rules)
+            *(
+                (TableRow.game == name) & (TableRow.rules_version == make_game(name).version)
+                for name in GAMES
+            )
+        )
         with self._session() as session:
             rows = session.execute(
                 select(TableRow.id, TableRow.waiting).where(
                     TableRow.status == RUNNING,
+                    playable,
                     or_(
                         (TableRow.waiting == BOT) & (TableRow.turn_started < before),
                         (TableRow.waiting == HUMAN) & (TableRow.deadline < before),
