@@ -417,8 +417,9 @@ class Tables:
 
     async def start_review(self, table_id: str, holder: str | None = None) -> LiveTable:
         """Grade every decision of a finished game (in the background, in the share of
-        `holder`, the one who asks); the table."""
-        table = await self.get(table_id)
+        `holder`, the one who asks); the table (as stored: another process may have
+        finished it a moment ago)."""
+        table = await self.settled(table_id)
         if not table.finished:
             raise RefusedError(409, "a game is reviewed once it is over")
         if table.review is None and not table.reviewing:
