@@ -26,7 +26,6 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -210,9 +209,6 @@ class Jobs:
             log.exception("table %s cannot be loaded for its job", table_id)
             return None
 
-    async def _search(self, queue: str, work: Callable[..., Any], *args: Any) -> Any:
-        return await self.pools[queue].run(work, *args)
-
     async def _play(self, table: str, version: int, bot: str, by: str | None) -> None:
         """A bot's (or stand-in's) move at `version`."""
         await self._move(table, version, bot, bot, by)
@@ -235,8 +231,8 @@ class Jobs:
         if table is None or not table.awaits(version, driver):
             return  # played already, or the seat changed hands
         moves = [action for _, action in table.actions]
-        action = await self._search(
-            PLAY, choose, table.game_name, table.options, moves, bot, table.bot_seed()
+        action = await self.pools[PLAY].run(
+            choose, table.game_name, table.options, moves, bot, table.bot_seed()
         )
         for _ in range(STALE_RETRIES):
             fresh = await self._load(table_id)
@@ -258,8 +254,7 @@ class Jobs:
         if loaded is None or loaded.version < version:
             return
         moves = [action for _, action in loaded.actions[:version]]
-        advice = await self._search(
-            ANALYSIS,
+        advice = await self.pools[ANALYSIS].run(
             hint,
             loaded.game_name,
             loaded.options,
@@ -275,8 +270,7 @@ class Jobs:
             return
         moves = [action for _, action in loaded.actions]
         started = time.monotonic()
-        loaded.review = await self._search(
-            ANALYSIS,
+        loaded.review = await self.pools[ANALYSIS].run(
             review,
             loaded.game_name,
             loaded.options,

@@ -103,11 +103,6 @@ def checked_bot(bot: Any) -> str:
     return bot
 
 
-def share_of(table: LiveTable) -> str:
-    """The identity whose share of the bot workers the table's jobs use."""
-    return table.share
-
-
 class Tables:
     """Every table, loaded from the store on first use. Unfinished tables stay in memory; of
     the finished ones, only the most recently used stay, so a long-running server does not
@@ -425,9 +420,9 @@ class Tables:
         if table.review is None and not table.reviewing:
             table.reviewing = True
             if self.jobs is not None:
-                await self.jobs.ask_review(table, holder or share_of(table))
+                await self.jobs.ask_review(table, holder or table.share)
             else:
-                self._spawn(self._review(table, holder or share_of(table)))
+                self._spawn(self._review(table, holder or table.share))
         return table
 
     async def _review(self, table: LiveTable, key: str) -> None:
@@ -696,7 +691,7 @@ class Tables:
                 moves,
                 bot,
                 table.bot_seed(),
-                share_of(table),
+                table.share,
                 f"move {table_id}@{version}",
                 lambda: self._due(table_id, version, driver),
             )
