@@ -315,6 +315,57 @@ def test_a_bot_move_whose_job_was_lost_is_found_by_the_sweep(cluster: Cluster) -
     asyncio.run(scenario())
 
 
+def test_a_long_search_is_not_queued_twice_and_is_mended_when_its_worker_dies(
+    cluster: Cluster,
+) -> None:
+    """A bot's job taken by a worker that searches longer than the sweep's grace (here a
+    worker made by hand, whose heartbeat the test keeps): the sweep does not queue the move
+    again. When that worker stops beating, its job is run again, and the bot moves once."""
+
+    async def scenario() -> None:
+        cluster.worker.kill()
+        ann, bob = await sit_down(cluster, "kingdomino", "random")
+        try:
+            view = await play_on([ann, bob], random.Random(5), lambda v: v["to_act"] == 2)
+            queued = "SELECT count(*) FROM procrastinate_jobs WHERE task_name = 'play'"
+            async with asyncio.timeout(WAIT):
+                while not query(cluster.database, queued)[0][0]:
+                    await asyncio.sleep(0.02)
+            searcher = query(
+                cluster.database, "INSERT INTO procrastinate_workers DEFAULT VALUES RETURNING id"
+            )[0][0]
+            query(
+                cluster.database,
+                f"UPDATE procrastinate_jobs SET status = 'doing', worker_id = {int(searcher)}"
+                " WHERE task_name = 'play' RETURNING id",
+            )
+            cluster.worker.start()
+            beat = f"UPDATE procrastinate_workers SET last_heartbeat = now() WHERE id = {searcher}"
+            for _ in range(10):  # 5 s: five sweeps, each past the grace of 1 s
+                query(cluster.database, f"{beat} RETURNING id")
+                await asyncio.sleep(0.5)
+            assert job_counts(cluster.database) == {"doing": 1}  # the search, not a copy of it
+            query(
+                cluster.database,
+                "UPDATE procrastinate_workers SET last_heartbeat = now() - interval '1 hour'"
+                f" WHERE id = {searcher} RETURNING id",
+            )
+            moved = await ann.seen(lambda v: v["version"] > view["version"])
+            assert moved["log"][view["decisions"] - moved["log_start"]]["seat"] == 2
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())
+
+
+def job_counts(database: str) -> dict[str, int]:
+    """How many play jobs are left in each state."""
+    sql = "SELECT status::text, count(*) FROM procrastinate_jobs"
+    sql += " WHERE task_name = 'play' GROUP BY 1"
+    return {status: int(count) for status, count in query(database, sql)}
+
+
 def test_the_same_action_sent_to_both_processes_is_accepted_once(cluster: Cluster) -> None:
     async def scenario() -> None:
         ann, bob = await sit_down(cluster, "kingdomino", "random")

@@ -147,6 +147,16 @@ class Jobs:
             found[queue] = (int(count), float(age or 0.0))
         return found
 
+    def _in_hand(self) -> set[str]:
+        """The tables with a move or a time-out queued or running. The sweep leaves them be:
+        a second job would wait behind the first's lock, and if the first's worker died its
+        retry would clash with the second's queueing lock, and neither would ever run."""
+        query = text(
+            "SELECT DISTINCT args->>'table' FROM procrastinate_jobs"
+            " WHERE queue_name = :queue AND status IN ('todo', 'doing')"
+        ).bindparams(queue=PLAY)
+        return {row[0] for row in self._rows(query)}
+
     def _rows(self, query: Any) -> list[Any]:
         with self.store.engine.connect() as connection:
             return list(connection.execute(query).all())
@@ -193,9 +203,12 @@ class Jobs:
                 await self.app.job_manager.retry_job(job)
                 mended += 1
                 log.warning("job %s (%s) was stalled: it runs again", job.id, job.task_name)
-            except Exception:  # another worker's sweep retried it first
-                pass
+            except Exception as error:  # another worker's sweep retried it first
+                log.info("job %s was not run again: %s", job.id, error)
+        in_hand = await asyncio.to_thread(self._in_hand)
         for table_id, _ in await asyncio.to_thread(self.store.waiting, grace):
+            if table_id in in_hand:
+                continue  # a long search, or a queue that is behind: not lost
             table = await self._load(table_id)
             if table is not None:
                 await self.plan(table)

@@ -60,6 +60,7 @@ function render() {
   $("turn").textContent = turnText();
   KKP.signals.turn(view, myTurn());
   $("invitations").hidden = view.status !== "open" || !$("invitation-list").children.length;
+  if (view.you !== null && view.you !== undefined) askName(""); // seated (the socket may say so first)
   KKP.clock.update(view, nameOf);
   renderSeats();
   renderMoves();
@@ -407,7 +408,6 @@ async function join(seat) {
     if (invitation) body.token = invitation; else body.seat = seat;
     const joined = await api("POST", `/api/tables/${tableId}/join`, body);
     view = joined.view; render(); // the table's socket (opened by showTable) hears of the seat too
-    askName("");
     KKP.chat.load(); // seated: you may write
   } catch (e) { showError(e.message); } finally { joining = false; }
 }
