@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game

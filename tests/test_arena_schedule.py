@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.arena.outcome import play_scheduled
 from kingdomkit.arena.schedule import Tournament, deal_seed
 from kingdomkit.bots import make_bot

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import TreeBot, make_bot
 from kingdomkit.bots.tree import Node, Search, TreeConfig
 from kingdomkit.core.driver import notify_decision, play

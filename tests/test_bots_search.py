@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import BOTS, TreeBot, make_bot
 from kingdomkit.bots.flat_mc import FlatMonteCarloBot
 from kingdomkit.bots.levels import LEVELS

@@ -17,7 +17,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-import kingdomkit.games  # noqa: F401  (registers the games)
 from kingdomkit.bots import make_bot
 from kingdomkit.cli.main import main
 from kingdomkit.cli.play import TerminalInterface, load_interface

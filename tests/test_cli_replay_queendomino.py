@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import play
 from kingdomkit.core.record import make_record, replay_record

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.conformance import check_playouts
 from kingdomkit.core.driver import play

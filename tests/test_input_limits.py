@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.cli.main import main
 from kingdomkit.cli.play import load_interface
 from kingdomkit.cli.score import MAX_NOTATION_BYTES

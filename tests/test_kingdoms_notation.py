@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import play
 from kingdomkit.core.registry import make_game

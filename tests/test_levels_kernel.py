@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.cli.main import main
 from kingdomkit.core.registry import make_game

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import PlayedGame, play
 from kingdomkit.core.protocol import IllegalActionError, RecordError

@@ -95,7 +95,7 @@ def _replayed(game: Any, actions: list[int]) -> Any:
 
 def test_every_game_and_player_count_has_a_machine_independent_grading() -> None:
     for info in GAMES.values():
-        game = info.factory({})
+        game = info.rules({})
         for players in range(game.min_players, game.max_players + 1):
             grading = GRADINGS[(info.name, players)]
             analyst = make_bot(grading.analyst)

@@ -9,7 +9,6 @@ from typing import Any, cast
 import pytest
 from sqlalchemy.orm import Session
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import play
 from kingdomkit.core.registry import make_game

@@ -16,7 +16,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import make_game
 from paths import ROOT

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, PLACE, UNCLAIMED, KingdominoState

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdoms.actions import DRAW_ACTION, PASS_ACTION
 from kingdomkit.games.kingdoms.board import EMPTY, SPACES

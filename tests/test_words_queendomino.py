@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import BUILD, DRAGON, EMPTY, TAX

@@ -17,7 +17,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import kingdomkit.games  # noqa: F401  (registers every game, also inside workers)
 from kingdomkit.arena.schedule import GameKey, ScheduledGame
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import Agent, play

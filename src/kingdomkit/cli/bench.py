@@ -15,12 +15,11 @@ import json
 import platform
 import random
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 from rich.console import Console
 from rich.table import Table
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.bots import RandomBot
 from kingdomkit.bots.playouts import POLICIES, make_policy, playout
 from kingdomkit.cli.simulate import simulate
@@ -28,6 +27,12 @@ from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
 from kingdomkit.core.driver import chance_rng, play
 from kingdomkit.core.protocol import TERMINAL, Game
 from kingdomkit.core.registry import GAMES, make_game
+
+
+class Benchmarks(Protocol):
+    """A game's own kernels for `kingdomkit bench` (its `benchmarks` capability)."""
+
+    def kernels(self, games: int, passes: int) -> list[Benchmark]: ...
 
 
 def add_parser(subparsers: Any) -> None:

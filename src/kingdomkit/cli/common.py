@@ -15,7 +15,6 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import GAMES, game_info, make_game
 

@@ -23,7 +23,6 @@ from typing import Any
 
 from rich.console import Console
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.cli.common import add_file_arguments, file_options
 from kingdomkit.core.protocol import KingdomkitError, OptionError
 from kingdomkit.core.record import read_bounded

@@ -1,62 +1,71 @@
-"""The registry of games: each game package registers a factory under its name.
+"""The registry of games: every game's shape (core/shape.py), by name.
 
-A factory takes the options as a record stores them (`{"players": 3, "harmony": True}`) and
-returns a configured `Game`, raising `OptionError` for anything it does not know or allow.
+The games are found through the `kingdomkit.games` entry points of the installed packages
+(kingdomkit's own three in its pyproject.toml; a game in a package of its own declares one
+the same way), loaded on the first look; `register` adds a shape by hand (tests).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from importlib.metadata import entry_points
 from typing import Any
 
 from kingdomkit.core.protocol import Game, OptionError
+from kingdomkit.core.shape import GameShape, Variant
 
-GameFactory = Callable[[Mapping[str, Any]], Game[Any]]
-
-
-@dataclass(frozen=True)
-class Variant:
-    """An on/off option as people know it: the name printed in the rules and what it
-    changes, in a line."""
-
-    option: str
-    name: str
-    description: str
+ENTRY_POINTS = "kingdomkit.games"
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    """A game's static facts: its name, what it is, its options and how to make it."""
+class _Games(Mapping[str, GameShape]):
+    """The shapes by name, the entry points' loaded on the first look."""
 
-    name: str
-    summary: str
-    option_names: tuple[str, ...]
-    default_players: int
-    factory: GameFactory
-    # Options whose value is a file path, with a line of help: (name, help). The command
-    # line offers each as `--name FILE`.
-    file_options: tuple[tuple[str, str], ...] = ()
-    # How people read it: the game's printed name, each option of `option_names` as a
-    # variant, and the word for its score ("points", "gold").
-    title: str = ""
-    variants: tuple[Variant, ...] = ()
-    unit: str = "points"
+    def __init__(self) -> None:
+        self._shapes: dict[str, GameShape] = {}
+        self._loaded = False
+
+    def _load(self) -> dict[str, GameShape]:
+        if not self._loaded:
+            self._loaded = True
+            for point in sorted(entry_points(group=ENTRY_POINTS), key=lambda p: p.name):
+                shape = point.load()
+                if not isinstance(shape, GameShape) or shape.name != point.name:
+                    raise TypeError(f"entry point {point.value} is not the shape of {point.name}")
+                self._shapes.setdefault(shape.name, shape)
+        return self._shapes
+
+    def add(self, shape: GameShape) -> None:
+        self._load()[shape.name] = shape
+
+    def __getitem__(self, name: str) -> GameShape:
+        return self._load()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
 
 
-GAMES: dict[str, GameInfo] = {}
+GAMES = _Games()
 
 
-def register(info: GameInfo) -> None:
-    GAMES[info.name] = info
+def register(shape: GameShape) -> None:
+    """Add `shape` (a game not installed as a package: tests, notebooks)."""
+    GAMES.add(shape)
 
 
-def game_info(name: str) -> GameInfo:
+def game_info(name: str) -> GameShape:
     try:
         return GAMES[name]
     except KeyError:
         known = ", ".join(sorted(GAMES)) or "none"
         raise OptionError(f"unknown game {name!r} (known games: {known})") from None
+
+
+def shape_of(game: Game[Any]) -> GameShape:
+    """The shape of a configured game."""
+    return game_info(game.name)
 
 
 def read_flags(
@@ -84,5 +93,7 @@ def read_flags(
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:
     """The game `name` configured with `options` (players default to the game's default)."""
-    info = game_info(name)
-    return info.factory(dict(options or {}))
+    return game_info(name).rules(dict(options or {}))
+
+
+__all__ = ["GAMES", "GameShape", "Variant", "game_info", "make_game", "register", "shape_of"]

@@ -1,5 +1,2 @@
-"""The games. Importing this package registers every game in `kingdomkit.core.registry`."""
-
-from kingdomkit.games import kingdomino, kingdoms, queendomino
-
-__all__ = ["kingdomino", "kingdoms", "queendomino"]
+"""The games, each a package that declares its shape (shape.py) as a `kingdomkit.games` entry
+point; `kingdomkit.core.registry` finds them there."""

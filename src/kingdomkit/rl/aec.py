@@ -29,7 +29,6 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-import kingdomkit.games  # noqa: F401  (registers the games)
 from kingdomkit.core.protocol import TERMINAL, Game, IllegalActionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.rl.adapter import (

@@ -34,7 +34,6 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-import kingdomkit.games  # noqa: F401  (registers the games)
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
 from kingdomkit.core.protocol import TERMINAL, Game, KingdomkitError, OptionError

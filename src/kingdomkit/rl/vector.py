@@ -42,7 +42,6 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-import kingdomkit.games  # noqa: F401  (registers the games)
 from kingdomkit.core.protocol import BatchStep, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.rl.adapter import check_settings, observation_space

@@ -17,7 +17,6 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 from swagger_ui_bundle import swagger_ui_path
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit import __version__
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts

@@ -18,7 +18,6 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-import kingdomkit.games  # noqa: F401  (registers every game, in each worker too)
 from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
 from kingdomkit.bots.levels import LEVELS
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game

@@ -26,7 +26,6 @@ from typing import Any
 import httpx2
 import websockets
 
-import kingdomkit.games  # noqa: F401  (registers every game)
 from kingdomkit.core.protocol import CHANCE
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import make_game

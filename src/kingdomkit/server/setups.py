@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from kingdomkit.core.protocol import KingdomkitError, OptionError
-from kingdomkit.core.registry import GAMES, GameInfo, make_game
+from kingdomkit.core.registry import GAMES, GameShape, make_game
 
 JOIN = "+"  # the variants of a set-up, in the game's order, joined: "mighty_duel+harmony"
 
@@ -30,7 +30,7 @@ def title(game: str) -> str:
     return info.title or info.name if info is not None else game
 
 
-def refusals(info: GameInfo) -> dict[str, dict[str, str]]:
+def refusals(info: GameShape) -> dict[str, dict[str, str]]:
     """Every refused set-up of a game: player count, then the variants on (joined by JOIN in
     the order of `option_names`; "" for none), to the reason in words."""
     game = make_game(info.name)

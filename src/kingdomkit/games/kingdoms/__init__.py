@@ -1,20 +1,7 @@
-"""Knizia's Kingdoms (2010 edition, with the Wizard), with its hidden information."""
+"""Knizia's Kingdoms (2010 edition, with the Wizard), with its hidden information.
 
-from kingdomkit.core.registry import GameInfo, register
-from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
+The rules are rules.py; the declaration of everything the game provides is shape.py."""
+
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
-
-register(
-    GameInfo(
-        name="kingdoms",
-        summary="Knizia's Kingdoms, 2-4 players, with its variants",
-        option_names=FLAGS,
-        default_players=4,
-        title=TITLE,
-        variants=VARIANTS,
-        unit=UNIT,
-        factory=Kingdoms,
-    )
-)
 
 __all__ = ["Kingdoms", "KingdomsState"]

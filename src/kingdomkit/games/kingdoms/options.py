@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
-from kingdomkit.core.registry import Variant, read_flags
+from kingdomkit.core.registry import read_flags
+from kingdomkit.core.shape import Variant
 from kingdomkit.games.kingdoms.tiles import ALL_CASTLES, CASTLES
 
 TITLE = "Kingdoms"

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.core.protocol import OptionError
-from kingdomkit.core.registry import Variant, read_flags
+from kingdomkit.core.registry import read_flags
+from kingdomkit.core.shape import Variant
 
 TITLE = "Queendomino"
 # Each option as the rules print it, for people choosing a set-up.
