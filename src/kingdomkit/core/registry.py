@@ -37,6 +37,9 @@ class _Games(Mapping[str, GameShape]):
     def add(self, shape: GameShape) -> None:
         self._load()[shape.name] = shape
 
+    def remove(self, name: str) -> None:
+        self._load().pop(name, None)
+
     def __getitem__(self, name: str) -> GameShape:
         return self._load()[name]
 
@@ -53,6 +56,11 @@ GAMES = _Games()
 def register(shape: GameShape) -> None:
     """Add `shape` (a game not installed as a package: tests, notebooks)."""
     GAMES.add(shape)
+
+
+def unregister(name: str) -> None:
+    """Forget the game `name` (what `register` added)."""
+    GAMES.remove(name)
 
 
 def game_info(name: str) -> GameShape:
@@ -96,4 +104,13 @@ def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game[Any]:
     return game_info(name).rules(dict(options or {}))
 
 
-__all__ = ["GAMES", "GameShape", "Variant", "game_info", "make_game", "register", "shape_of"]
+__all__ = [
+    "GAMES",
+    "GameShape",
+    "Variant",
+    "game_info",
+    "make_game",
+    "register",
+    "shape_of",
+    "unregister",
+]

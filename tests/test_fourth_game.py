@@ -1,0 +1,114 @@
+"""A fourth game, Domino Duel (tests/plugins/dominoduel), plugs in with one declaration, its
+shape, and no other change: it passes the conformance checks, plays through `simulate`, with
+every bot, and a whole game on a real server with the browser's text board. The server and
+the command line find it as an installed game is found, through its `kingdomkit.games` entry
+point: tests/plugins holds its package (on the tests' path), tests/plugins/installed its
+metadata, which only the processes started here see (as if it were installed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from dominoduel.shape import SHAPE
+from kingdomkit.bots import BOTS, make_bot
+from kingdomkit.core.conformance import check_playouts
+from kingdomkit.core.driver import play
+from kingdomkit.core.record import make_record, replay_record
+from kingdomkit.core.registry import GAMES, make_game, register, unregister
+from serving import ServeProcess
+
+PLUGINS = Path(__file__).parent / "plugins"
+# Each bot quick: a few playouts, not a time budget.
+QUICK = {"flat-mc": "flat-mc:playouts=60", "uct": "uct:playouts=60", "uct-pb": "uct-pb:playouts=60"}
+QUICK |= {"mcts": "mcts:playouts=60", "hard": "mcts:playouts=60", "expert": "mcts:playouts=60"}
+
+
+def with_plugins() -> dict[str, str]:
+    """The environment of a process that has Domino Duel installed."""
+    found = [str(PLUGINS), str(PLUGINS / "installed"), os.environ.get("PYTHONPATH")]
+    path = os.pathsep.join(filter(None, found))
+    return {**os.environ, "PYTHONPATH": path}
+
+
+@pytest.fixture
+def registered() -> Iterator[None]:
+    register(SHAPE)
+    try:
+        yield
+    finally:
+        unregister(SHAPE.name)
+
+
+def test_one_declaration_registers_it(registered: None) -> None:
+    assert GAMES["dominoduel"] is SHAPE
+    assert make_game("dominoduel").num_players == 2
+
+
+def test_it_conforms(registered: None) -> None:
+    stats = check_playouts(make_game("dominoduel"), 300, seed=7, deep_every=10)
+    assert stats.playouts == 300 and stats.decisions == 300 * 8 and stats.chance_nodes == 300 * 12
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_every_bot_plays_it(registered: None, bot: str) -> None:
+    game = make_game("dominoduel")
+    played = play(game, [make_bot(QUICK.get(bot, bot)), make_bot("random")], seed=3)
+    assert game.is_terminal(played.final_state)
+    record = make_record(game, played.seed, ["bot", "random"], played.actions)
+    assert replay_record(record).final_state == played.final_state
+
+
+def test_simulate_finds_and_plays_it() -> None:
+    command = [sys.executable, "-m", "kingdomkit", "simulate", "dominoduel"]
+    command += ["--bots", "greedy,random", "--games", "20", "--json"]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        env=with_plugins(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 20
+
+
+def test_a_whole_game_on_the_server_with_the_text_board(tmp_path: Path) -> None:
+    served = ServeProcess(tmp_path, env={"PYTHONPATH": with_plugins()["PYTHONPATH"]})
+    served.start()
+    try:
+        ann = httpx2.Client(base_url=served.url, timeout=30)
+        games = ann.get("/api/games").json()
+        assert "dominoduel" in [entry["game"] for entry in games]
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]
+        made = ann.post("/api/tables", json={"game": "dominoduel", "seats": seats, "name": "Ann"})
+        assert made.status_code == 201, made.text
+        table = made.json()["table"]
+        while True:
+            view = ann.get(f"/api/tables/{table}").json()
+            if view["status"] == "finished":
+                break
+            if view["to_act"] != 0:
+                time.sleep(0.05)  # the bot is moving
+                continue
+            assert "On offer:" in view["board"]  # the text board: the game's own picture
+            move = view["legal"][0]
+            assert move["label"].startswith("take ")
+            sent = ann.post(
+                f"/api/tables/{table}/actions",
+                json={"action": move["id"], "version": view["version"]},
+            )
+            assert sent.status_code == 200, sent.text
+        record = ann.get(f"/api/tables/{table}/record").json()
+        assert record["game"] == "dominoduel" and len(record["events"]) == 20
+        assert view["result"]["scores"] == record["result"]["scores"]
+    finally:
+        served.stop()
