@@ -10,6 +10,7 @@ from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
 
 if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdomino.state import KingdominoState
 
@@ -21,6 +22,13 @@ def score_report() -> ScoreReport[Kingdomino, KingdominoState]:
     return report
 
 
+def benchmarks() -> Benchmarks:
+    """Kingdomino's own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.kingdomino import bench
+
+    return bench
+
+
 SHAPE = GameShape(
     name="kingdomino",
     summary="Kingdomino, 2-4 players, with every official variant",
@@ -29,5 +37,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(report=score_report),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )

@@ -10,6 +10,7 @@ from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
 
 if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdoms.state import KingdomsState
 
@@ -21,6 +22,13 @@ def score_report() -> ScoreReport[Kingdoms, KingdomsState]:
     return report
 
 
+def benchmarks() -> Benchmarks:
+    """Kingdoms' own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.kingdoms import bench
+
+    return bench
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -30,5 +38,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(report=score_report),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )

@@ -10,6 +10,7 @@ from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
 
 if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.queendomino.state import QueendominoState
 
@@ -21,6 +22,13 @@ def score_report() -> ScoreReport[Queendomino, QueendominoState]:
     return report
 
 
+def benchmarks() -> Benchmarks:
+    """Queendomino's own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.queendomino import bench
+
+    return bench
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -30,5 +38,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(report=score_report),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )
