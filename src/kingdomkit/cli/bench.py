@@ -2,19 +2,20 @@
 
 For every game: whole random games through the protocol (the driver with random agents, every
 chance node and micro-action included), the same through `simulate`'s code path, the game's
-own kernels (from `kingdomkit.games.<name>.bench`, with Kingdomino's compiled kernel when it
+own kernels (its `benchmarks` capability, below: Kingdomino's with its compiled kernel when it
 is installed), and the search bots' pure-Python playouts per second from the first decision of
-a 4-player game, for every playout policy.
+a 4-player game, for every playout policy. A game without benchmarks of its own is measured
+through the protocol alone, with its default options and no target.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import platform
 import random
 import sys
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from rich.console import Console
@@ -26,13 +27,37 @@ from kingdomkit.cli.simulate import simulate
 from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
 from kingdomkit.core.driver import chance_rng, play
 from kingdomkit.core.protocol import TERMINAL, Game
-from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.core.registry import GAMES, game_info, make_game
 
 
 class Benchmarks(Protocol):
-    """A game's own kernels for `kingdomkit bench` (its `benchmarks` capability)."""
+    """A game's own figures for `kingdomkit bench` (its `benchmarks` capability).
 
-    def kernels(self, games: int, passes: int) -> list[Benchmark]: ...
+    A game declares them in its shape (`Capabilities(benchmarks=...)`): a provider of no
+    argument, which imports them when called, so that only `bench` pays for loading them.
+    They are any object with these members; a game's bench module is one as it stands (PEP
+    544: a module may implement a protocol, its constants as attributes), and the provider's
+    return type has the type checker hold it to this one.
+    """
+
+    # The options of the game whose whole random games are timed (protocol and simulate):
+    # the figure docs/benchmarks.md follows, so they stay fixed across versions.
+    PROTOCOL_OPTIONS: Mapping[str, Any]
+    # The random games per second that figure aims at (docs/benchmarks.md), None for none.
+    PROTOCOL_TARGET: float | None
+
+    def kernels(self, games: int = ..., passes: int = ...) -> list[Benchmark]:
+        """The game's own kernels (where its playouts spend their time), on positions from
+        `games` random games played before timing; each timed run goes `passes` times over
+        them. The defaults size a run to a tenth of a second or more, so that the clock's and
+        the processor's noise do not matter; `--quick` asks for (10, 1). Compiled kernels are
+        included when their extra is installed."""
+
+
+def own_benchmarks(game: str) -> Benchmarks | None:
+    """The benchmarks of the game named `game`, None if it has none of its own."""
+    provider = game_info(game).capabilities.benchmarks
+    return None if provider is None else provider()
 
 
 def add_parser(subparsers: Any) -> None:
@@ -50,8 +75,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def game_benchmarks(name: str, quick: bool) -> list[Benchmark]:
-    module = importlib.import_module(f"kingdomkit.games.{name}.bench")
-    game = make_game(name, module.PROTOCOL_OPTIONS)
+    """Every figure of the game named `name`: whole games, its own kernels, playouts."""
+    own = own_benchmarks(name)
+    game = make_game(name, own.PROTOCOL_OPTIONS if own is not None else {})
     agents = [RandomBot() for _ in range(game.num_players)]
     games = 20 if quick else 200
     label = f"{name} random {game.num_players}-player games"
@@ -65,11 +91,12 @@ def game_benchmarks(name: str, quick: bool) -> list[Benchmark]:
         simulate(game, agents, ["random"] * game.num_players, games, 0)
         return games
 
-    target = module.PROTOCOL_TARGET
+    target = own.PROTOCOL_TARGET if own is not None else None
+    kernels = [] if own is None else own.kernels(10, 1) if quick else own.kernels()
     return [
         Benchmark(f"{label} (protocol)", "games", protocol, target),
         Benchmark(f"{label} (simulate)", "games", via_simulate, target),
-        *(module.kernels(10, 1) if quick else module.kernels()),
+        *kernels,
         *playout_benchmarks(game, quick),
     ]
 

@@ -12,9 +12,9 @@ the game checks one by one before the series as a whole. An unfinished record is
 command shows where the game stands.
 
 The command knows no game. How an event reads in words, and what a position looks like,
-comes from the game's report module (see `score.report_module`): `describe_event(game,
-event, after, names)`, `describe_position(game, state, names)`, `position_json(game, state)`;
-without one, events are shown as JSON and positions with `game.render`.
+comes from the game's score report (its `report` capability, cli/report.py: `describe_event`,
+`describe_position`, `position_json`); without one, events are shown as JSON and positions
+with `game.render`.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from kingdomkit.cli.common import add_file_arguments, file_options
-from kingdomkit.cli.score import STDIN, display_name, read_text, report_module
+from kingdomkit.cli.report import ScoreReport, report
+from kingdomkit.cli.score import STDIN, display_name, read_text
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Event, Game, KingdomkitError, RecordError
 from kingdomkit.core.record import (
     MAX_RECORD_BYTES,
@@ -37,6 +37,9 @@ from kingdomkit.core.record import (
     replay_record,
 )
 from kingdomkit.core.registry import GAMES
+
+# The game's score report, which tells events and positions in words (None: JSON and render).
+Words = ScoreReport[Any, Any] | None
 
 
 def add_parser(subparsers: Any) -> None:
@@ -78,11 +81,10 @@ def player_names(names: Sequence[str]) -> list[str]:
 
 
 def describe_event(
-    module: ModuleType | None, game: Game[Any], event: Event, after: Any, names: Sequence[str]
+    words: Words, game: Game[Any], event: Event, after: Any, names: Sequence[str]
 ) -> str:
-    if module is not None and hasattr(module, "describe_event"):
-        text: str = module.describe_event(game, event, after, names)
-        return text
+    if words is not None:
+        return words.describe_event(game, event, after, names)
     return json.dumps(event)
 
 
@@ -110,10 +112,10 @@ def run(args: argparse.Namespace) -> int:
     game = replay.game
     state = replay.final_state
     names = player_names(record["players"])
-    module = report_module(game.name)
+    words = report(game.name)
     finished = game.is_terminal(state)
     if args.json:
-        print(json.dumps(summary_json(args, record, replay, names, module), indent=2))
+        print(json.dumps(summary_json(args, record, replay, names, words), indent=2))
         return 0
     out: list[str] = [
         f"{game.name}, options {json.dumps(dict(game.options))}, seed {record.get('seed')}",
@@ -121,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     if not args.quiet:
         out.append("")
-        out.extend(event_lines(record, replay, names, module))
+        out.extend(event_lines(record, replay, names, words))
     out.append("")
     out.append(
         f"The record is valid: {len(replay.steps)} events"
@@ -133,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if not args.quiet:
         out.append("")
-        if module is not None and hasattr(module, "describe_position"):
-            out.append(module.describe_position(game, state, names))
+        if words is not None:
+            out.append(words.describe_position(game, state, names))
         else:
             out.append(game.render(state))
     out.append("")
@@ -173,7 +175,7 @@ def with_file_options(args: argparse.Namespace, record: dict[str, Any]) -> dict[
 
 
 def event_lines(
-    record: Mapping[str, Any], replay: Replay, names: Sequence[str], module: ModuleType | None
+    record: Mapping[str, Any], replay: Replay, names: Sequence[str], words: Words
 ) -> list[str]:
     """One numbered line per event, with a heading where each game of a series starts."""
     starts: dict[int, str] = {}
@@ -189,7 +191,7 @@ def event_lines(
             if index:
                 lines.append("")
             lines.append(starts[index] + ":")
-        text = describe_event(module, replay.game, event, after, names)
+        text = describe_event(words, replay.game, event, after, names)
         lines.append(f"{index + 1:>{width}}. {text}")
     return lines
 
@@ -204,7 +206,7 @@ def summary_json(
     record: Mapping[str, Any],
     replay: Replay,
     names: Sequence[str],
-    module: ModuleType | None,
+    words: Words,
 ) -> dict[str, Any]:
     game = replay.game
     state = replay.final_state
@@ -226,10 +228,10 @@ def summary_json(
     else:
         player = game.current_player(state)
         data["to_act"] = player if player >= 0 else None
-    if module is not None and hasattr(module, "position_json"):
-        data["position"] = module.position_json(game, state)
+    if words is not None:
+        data["position"] = words.position_json(game, state)
     if not args.quiet:
         data["log"] = [
-            describe_event(module, game, event, after, names) for event, after in replay.steps
+            describe_event(words, game, event, after, names) for event, after in replay.steps
         ]
     return data

@@ -3,46 +3,32 @@
     kingdomkit score kingdomino my-kingdom.txt --option harmony --option middle_kingdom
     kingdomkit score kingdomino - --json < my-kingdom.txt
 
-The command knows no game: it finds the game's report module by name
-(`kingdomkit.games.<game>.report`) and calls its `score_text(text, options)`, which
-returns a rich renderable and a JSON dict (and `check_options(options)`, if it has one,
-before the file is read); file options (`--buildings FILE`) come as keyword arguments.
-Errors name the file (and, for a bad kingdom, the line and column) and end with exit
-status 2.
+The command knows no game: it asks the game's score report (its `report` capability,
+cli/report.py) to check the options before the file is read, then for the score pad
+(`score_text`: a rich renderable and a JSON dict), with the file options (`--buildings
+FILE`) by name. A game without a report is refused plainly. Errors name the file (and, for
+a bad kingdom, the line and column) and end with exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import sys
-from types import ModuleType
 from typing import Any
 
 from rich.console import Console
 
 from kingdomkit.cli.common import add_file_arguments, file_options
+from kingdomkit.cli.report import report
 from kingdomkit.core.protocol import KingdomkitError, OptionError
 from kingdomkit.core.record import read_bounded
 from kingdomkit.core.registry import GAMES, game_info
 
-REPORT_MODULE = "report"
 STDIN = "-"
 # The largest kingdom file read (README, docs): a 7x7 kingdom with notes is a few hundred bytes.
 MAX_NOTATION_BYTES = 64 * 1024
-
-
-def report_module(game: str) -> ModuleType | None:
-    """The game's module of reports for people, or None if the game has none."""
-    name = f"kingdomkit.games.{game}.{REPORT_MODULE}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name in (name, f"kingdomkit.games.{game}"):
-            return None
-        raise
 
 
 def read_text(path: str, limit: int = MAX_NOTATION_BYTES, what: str = "a kingdom") -> str:
@@ -89,15 +75,14 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     info = game_info(args.game)
-    module = report_module(info.name)
-    if module is None or not hasattr(module, "score_text"):
-        raise OptionError(f"{info.name} has no scoring of a single kingdom")
-    if hasattr(module, "check_options"):
-        module.check_options(list(args.option))
+    scorer = report(info.name)
+    if scorer is None:
+        raise OptionError(f"{info.name} has no score report: `kingdomkit score` cannot score it")
+    scorer.check_options(list(args.option))
     files = file_options(args, info.name)
     text = read_text(args.file)
     try:
-        renderable, data = module.score_text(text, list(args.option), **files)
+        renderable, data = scorer.score_text(text, list(args.option), files)
     except OptionError:
         raise
     except KingdomkitError as error:

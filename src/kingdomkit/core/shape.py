@@ -65,7 +65,7 @@ class Capabilities:
     batch: Callable[[Any], BatchMaker] | None = None
     board: Callable[[Any], Board[Any]] | None = None
     terminal: Callable[[Any], Terminal] | None = None
-    report: Callable[[], ScoreReport] | None = None  # of a game's name: no options yet
+    report: Callable[[], ScoreReport[Any, Any]] | None = None  # of a game's name: no options yet
     benchmarks: Callable[[], Benchmarks] | None = None
 
 

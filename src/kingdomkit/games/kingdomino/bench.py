@@ -1,5 +1,8 @@
 """Kingdomino's benchmarks: the kernels a playout spends its time in, on real positions.
 
+This module is Kingdomino's `benchmarks` capability (kingdomkit.cli.bench.Benchmarks, declared
+in shape.py).
+
 The positions come from random 4-player games played once before timing: every (kingdom,
 domino) pair met at a placement step, and every finished kingdom. When the compiled fast path
 is there (`Kingdomino.accelerator`), the same work is timed through it, as one kernel call
@@ -10,6 +13,7 @@ decision of a 4-player game.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from kingdomkit.core.benchmark import Benchmark
@@ -20,8 +24,8 @@ from kingdomkit.games.kingdomino.rules import PLACE, Kingdomino, KingdominoState
 
 POLICIES = ("random", "greedy", "epsilon-greedy", "player-greedy")
 
-PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
-PROTOCOL_TARGET = 1_000.0
+PROTOCOL_OPTIONS: Mapping[str, Any] = {"players": 4}
+PROTOCOL_TARGET: float | None = 1_000.0
 
 
 def sample_positions(

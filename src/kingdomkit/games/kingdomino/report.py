@@ -1,11 +1,10 @@
 """Kingdomino for people: a kingdom's score pad, and a record's events in plain words.
 
-The command line is written once for every game; it finds this module by the game's name
-(`kingdomkit.games.<name>.report`) and calls what it finds here:
+The command line is written once for every game; this module is Kingdomino's score report
+(kingdomkit.cli.report.ScoreReport, declared in shape.py), and the command line calls:
 
-    SCORE_OPTIONS                         the options that change how one kingdom scores
     check_options(options)                refuse options that make no sense for one kingdom
-    score_text(text, options)             `kingdomkit score`: (rich renderable, JSON dict)
+    score_text(text, options, files)      `kingdomkit score`: (rich renderable, JSON dict)
     describe_event(game, event, after, names)   one record event as a sentence
     describe_position(game, state, names) the kingdoms and score pads, where the game stands
     position_json(game, state)            the same for `--json`
@@ -15,7 +14,7 @@ Cells are (x, y) relative to the castle, x to the right, y downward (docs/record
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -73,9 +72,12 @@ def score_kingdom(game: Kingdomino, kingdom: kd.Kingdom) -> Breakdown:
     return game.kingdom_breakdown(kingdom, harmony=kd.is_complete(game.geo, kingdom))
 
 
-def score_text(text: str, options: Sequence[str]) -> tuple[RenderableType, dict[str, Any]]:
+def score_text(
+    text: str, options: Sequence[str], files: Mapping[str, str] | None = None
+) -> tuple[RenderableType, dict[str, Any]]:
     """The score pad of the kingdom that `text` draws (see notation.py), as a rich table for
-    the terminal and as a JSON dict; raises NotationError (line, column) or OptionError."""
+    the terminal and as a JSON dict; raises NotationError (line, column) or OptionError.
+    Kingdomino has no file options (`files`)."""
     game = scoring_game(options)
     geo = game.geo
     kingdom = parse_kingdom(text, geo)

@@ -3,9 +3,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
+    from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.games.kingdomino.state import KingdominoState
+
+
+def score_report() -> ScoreReport[Kingdomino, KingdominoState]:
+    """Kingdomino's score pads and records in words, for the command line (report.py)."""
+    from kingdomkit.games.kingdomino import report
+
+    return report
+
+
+def benchmarks() -> Benchmarks:
+    """Kingdomino's own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.kingdomino import bench
+
+    return bench
+
 
 SHAPE = GameShape(
     name="kingdomino",
@@ -15,5 +37,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )

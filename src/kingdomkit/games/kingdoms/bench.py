@@ -1,12 +1,14 @@
 """Kingdoms' benchmarks: whole-board epoch scorings on real end-of-epoch boards.
 
 The boards come from random 4-player games played once before timing: each full board just
-before its epoch is scored.
+before its epoch is scored. This module is Kingdoms' `benchmarks` capability
+(kingdomkit.cli.bench.Benchmarks, declared in shape.py).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from kingdomkit.core.benchmark import Benchmark
@@ -14,8 +16,8 @@ from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 
-PROTOCOL_OPTIONS: dict[str, Any] = {"players": 4}
-PROTOCOL_TARGET = None  # no target set (issue 4)
+PROTOCOL_OPTIONS: Mapping[str, Any] = {"players": 4}
+PROTOCOL_TARGET: float | None = None  # no target set (issue 4)
 
 
 def full_boards(game: Kingdoms, games: int, seed: int = 0) -> list[tuple[int, ...]]:

@@ -1,9 +1,10 @@
 """Kingdoms for people: what a board pays, line by line, and a record's events in plain words.
 
-The command line finds this module by the game's name and calls (as for Kingdomino):
+This module is Kingdoms' score report (kingdomkit.cli.report.ScoreReport, declared in
+shape.py); the command line calls (as for Kingdomino):
 
     check_options(options)                refuse every option: none changes what a board pays
-    score_text(text, options)             `kingdomkit score`: (rich renderable, JSON dict)
+    score_text(text, options, files)      `kingdomkit score`: (rich renderable, JSON dict)
     describe_event(game, event, after, names)   one record event as a sentence
     describe_position(game, state, names) the board, gold, castles in hand, starting tiles
     position_json(game, state)            the same for `--json`
@@ -14,7 +15,7 @@ Spaces are named `row 2, column 5`, counted from 1, as records write them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rich.console import Group, RenderableType
@@ -80,9 +81,12 @@ def check_options(options: Sequence[str]) -> None:
         )
 
 
-def score_text(text: str, options: Sequence[str]) -> tuple[RenderableType, dict[str, Any]]:
+def score_text(
+    text: str, options: Sequence[str], files: Mapping[str, str] | None = None
+) -> tuple[RenderableType, dict[str, Any]]:
     """What the board that `text` writes (see notation.py) pays each player, as a rich table
-    and as a JSON dict; raises NotationError (line, column) or OptionError."""
+    and as a JSON dict; raises NotationError (line, column) or OptionError. Kingdoms has no
+    file options (`files`)."""
     check_options(options)
     board = parse_board(text)
     players = players_on(board)

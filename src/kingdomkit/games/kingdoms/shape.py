@@ -3,9 +3,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
+    from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.games.kingdoms.state import KingdomsState
+
+
+def score_report() -> ScoreReport[Kingdoms, KingdomsState]:
+    """Kingdoms' score pads and records in words, for the command line (report.py)."""
+    from kingdomkit.games.kingdoms import report
+
+    return report
+
+
+def benchmarks() -> Benchmarks:
+    """Kingdoms' own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.kingdoms import bench
+
+    return bench
+
 
 SHAPE = GameShape(
     name="kingdoms",
@@ -16,5 +38,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )

@@ -1,10 +1,11 @@
 """Queendomino for people: a realm's score pad, and a record's events in plain words.
 
-The command line finds this module by the game's name and calls (as for Kingdomino):
+This module is Queendomino's score report (kingdomkit.cli.report.ScoreReport, declared in
+shape.py); the command line calls (as for Kingdomino):
 
     check_options(options)                Queendomino's scoring has no options
-    score_text(text, options, buildings=None)   `kingdomkit score`: (rich renderable, JSON);
-                                          `buildings` is the path of a corrected table
+    score_text(text, options, files)      `kingdomkit score`: (rich renderable, JSON);
+                                          `files["buildings"]`: the path of a corrected table
     describe_event(game, event, after, names)   one record event as a sentence
     describe_position(game, state, names) the realms, their score pads, the Builders' Board
     position_json(game, state)            the same for `--json`
@@ -16,7 +17,7 @@ named after its players (`team ann & bob`). Cells are (x, y) from the castle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -100,12 +101,13 @@ def read_realm(text: str, table: BuildingTable) -> tuple[Geometry, Realm, bool]:
 
 
 def score_text(
-    text: str, options: Sequence[str], buildings: str | None = None
+    text: str, options: Sequence[str], files: Mapping[str, str] | None = None
 ) -> tuple[RenderableType, dict[str, Any]]:
     """The score pad of the realm that `text` writes (see notation.py), as a rich table and
-    as a JSON dict; raises NotationError (line, column) or OptionError."""
+    as a JSON dict, with the building table `files["buildings"]` if given (the shipped one
+    otherwise); raises NotationError (line, column) or OptionError."""
     check_options(options)
-    table = load_table(buildings)
+    table = load_table((files or {}).get("buildings"))
     geo, realm, hosts_queen = read_realm(text, table)
     pad = breakdown(geo, table, realm, hosts_queen)
     data: dict[str, Any] = {

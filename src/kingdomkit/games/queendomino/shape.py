@@ -3,9 +3,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.bench import Benchmarks
+    from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.games.queendomino.state import QueendominoState
+
+
+def score_report() -> ScoreReport[Queendomino, QueendominoState]:
+    """Queendomino's score pads and records in words, for the command line (report.py)."""
+    from kingdomkit.games.queendomino import report
+
+    return report
+
+
+def benchmarks() -> Benchmarks:
+    """Queendomino's own kernels for `kingdomkit bench` (bench.py)."""
+    from kingdomkit.games.queendomino import bench
+
+    return bench
+
 
 SHAPE = GameShape(
     name="queendomino",
@@ -16,5 +38,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
 )
