@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
+
+if TYPE_CHECKING:
+    from kingdomkit.server.board import Board
+
+
+def board(game: Kingdomino) -> Board[Any]:
+    """What the browser draws (board.py), imported when first asked for."""
+    from kingdomkit.games.kingdomino.board import KingdominoBoard
+
+    return KingdominoBoard(game)
+
 
 SHAPE = GameShape(
     name="kingdomino",
@@ -15,5 +28,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(board=board),
 )

@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
+
+if TYPE_CHECKING:
+    from kingdomkit.server.board import Board
+
+
+def board(game: Kingdoms) -> Board[Any]:
+    """What the browser draws (browser.py), imported when first asked for."""
+    from kingdomkit.games.kingdoms.browser import KingdomsBoard
+
+    return KingdomsBoard(game)
+
 
 SHAPE = GameShape(
     name="kingdoms",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(board=board),
 )

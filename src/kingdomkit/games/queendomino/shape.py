@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
+
+if TYPE_CHECKING:
+    from kingdomkit.server.board import Board
+
+
+def board(game: Queendomino) -> Board[Any]:
+    """What the browser draws (board.py), imported when first asked for."""
+    from kingdomkit.games.queendomino.board import QueendominoBoard
+
+    return QueendominoBoard(game)
+
 
 SHAPE = GameShape(
     name="queendomino",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(),
+    capabilities=Capabilities(board=board),
 )
