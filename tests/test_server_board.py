@@ -12,29 +12,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from kingdomkit.core.registry import GAMES, GameShape, make_game, register
-from kingdomkit.games.kingdomino.options import FLAGS
-from kingdomkit.games.kingdomino.rules import Kingdomino
+from boardless import SHAPE as BOARDLESS
+from kingdomkit.core.registry import GAMES, make_game, register
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.board import PlainWords, board, words
 from kingdomkit.server.live import model
 from kingdomkit.server.setups import offered
 from test_server import HUMAN, client, create, live
-
-
-class BoardlessKingdomino(Kingdomino):
-    """Kingdomino's rules under another name, whose shape provides no board."""
-
-    name = "boardless"
-
-
-BOARDLESS = GameShape(
-    name="boardless",
-    summary="Kingdomino's rules with no board",
-    rules=BoardlessKingdomino,
-    option_names=FLAGS,
-    default_players=2,
-)
 
 
 @pytest.fixture
