@@ -8,6 +8,7 @@ from typing import Any
 
 import jsonschema
 
+from boards import drawn
 from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
 from kingdomkit.games.kingdomino.state import king_orders
 
@@ -19,8 +20,9 @@ def draw(game: Kingdomino, state: KingdominoState, *numbers: int) -> KingdominoS
 
 
 def model(game: Kingdomino, state: KingdominoState) -> dict[str, Any]:
-    found = {"version": game.view_model_version, **game.view_model(state, None)}
-    jsonschema.Draft202012Validator(game.view_model_schema()).validate(found)
+    board = drawn(game)
+    found = {"version": board.view_model_version, **board.view_model(state, None)}
+    jsonschema.Draft202012Validator(board.view_model_schema()).validate(found)
     return found
 
 
@@ -75,7 +77,8 @@ def test_the_first_claim_of_a_game() -> None:
     assert len(found["unseen"]) == 44
     assert found["last"] is None
     assert found["dynasty"] is None
-    assert game.move_model(state, 2) == {"kind": "claim", "domino": 3, "label": "3", "slot": 2}
+    claim = {"kind": "claim", "domino": 3, "label": "3", "slot": 2}
+    assert drawn(game).move_model(state, 2) == claim
 
 
 def test_a_placement_then_its_claim() -> None:
@@ -89,7 +92,7 @@ def test_a_placement_then_its_claim() -> None:
 
     place = game.placement_action(state, (1, 0), (2, 0))
     piece = {"domino": 1, "label": "1", "squares": [square(1, 0, "wheat"), square(2, 0, "wheat")]}
-    assert game.move_model(state, place) == {"kind": "place", **piece}
+    assert drawn(game).move_model(state, place) == {"kind": "place", **piece}
     state = game.apply(state, place)
     found = model(game, state)
     assert found["phase"] == "claim"
@@ -211,7 +214,7 @@ def test_a_discard_is_the_latest_decision() -> None:
         legal = game.legal_actions(state)
         if legal == (game.discard_action,):
             number = state.placing[state.turn]
-            assert game.move_model(state, game.discard_action) == {
+            assert drawn(game).move_model(state, game.discard_action) == {
                 "kind": "discard",
                 "domino": number,
                 "label": str(number),
@@ -227,20 +230,20 @@ def test_a_discard_is_the_latest_decision() -> None:
 
 
 def test_the_decision_itself_says_which_claim() -> None:
-    """With the decision known (Game.last_model, as the server passes it), the claim of a king
-    whose owner holds two is told, with the placement its king made just before."""
+    """With the decision known (Board.last_model, as the server passes it), the claim of a
+    king whose owner holds two is told, with the placement its king made just before."""
     game, state = two_players()
     place = game.placement_action(state, (1, 0), (2, 0))
     placed = game.apply(state, place)
     piece = {"domino": 1, "label": "1", "squares": [square(1, 0, "wheat"), square(2, 0, "wheat")]}
-    assert game.last_model(state, place, placed) == {
+    assert drawn(game).last_model(state, place, placed) == {
         "player": 1,
         "placed": piece,
         "discarded": None,
         "claimed": None,
     }
     claimed = game.apply(placed, 2)  # seat 1 claims domino 43
-    assert game.last_model(placed, 2, claimed) == {
+    assert drawn(game).last_model(placed, 2, claimed) == {
         "player": 1,
         "placed": piece,
         "discarded": None,
@@ -249,7 +252,7 @@ def test_the_decision_itself_says_which_claim() -> None:
     first = Kingdomino({"players": 2})
     start = draw(first, first.initial_state(), 1, 2, 3, 4)
     start = first.apply(start, king_orders(2, 4).index((0, 1, 0, 1)))
-    assert first.last_model(start, 1, first.apply(start, 1)) == {
+    assert drawn(first).last_model(start, 1, first.apply(start, 1)) == {
         "player": 0,
         "placed": None,
         "discarded": None,

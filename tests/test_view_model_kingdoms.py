@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from boards import drawn
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.rules import PLAY, Kingdoms, KingdomsState
@@ -47,7 +48,7 @@ def play(game: Kingdoms, state: KingdomsState, *steps: str | int) -> KingdomsSta
 
 
 def model(game: Kingdoms, state: KingdomsState, seat: int | None) -> dict[str, Any]:
-    return game.view_model(game.view(state, seat), seat)
+    return drawn(game).view_model(game.view(state, seat), seat)
 
 
 def last(
@@ -56,7 +57,7 @@ def last(
     """What the server's model says `step` of `before` did, as `seat` sees it."""
     action = game.parse_action(before, step)
     after = game.apply_checked(before, action)
-    return game.last_model(game.view(before, seat), action, game.view(after, seat))
+    return drawn(game).last_model(game.view(before, seat), action, game.view(after, seat))
 
 
 def castle(player: int, rank: int, strength: int | None = None) -> dict[str, Any]:
@@ -144,21 +145,21 @@ def test_move_models_name_the_piece_and_the_space() -> None:
     game, state = opening()
     before_draw = play(game, game.initial_state(), 0, tile("+3"), tile("-6"))
     moves = {
-        game.action_to_string(before_draw, a): game.move_model(before_draw, a)
+        game.action_to_string(before_draw, a): drawn(game).move_model(before_draw, a)
         for a in game.legal_actions(before_draw)
     }
     assert moves["castle 4 5,6"] == {"kind": "castle", "rank": 4, "space": 29}
     assert moves["draw"] == {"kind": "draw"}
     assert moves["start 2,1"] == {"kind": "starting_tile", "space": 6}
-    assert game.move_model(state, game.parse_action(state, "place 1,1")) == {
+    assert drawn(game).move_model(state, game.parse_action(state, "place 1,1")) == {
         "kind": "tile",
         "space": 0,
     }
     no_luck = Kingdoms({"players": 2, "no_luck": True})
     first = play(no_luck, no_luck.initial_state(), 0)
-    takes = [no_luck.move_model(first, a) for a in no_luck.legal_actions(first)]
+    takes = [drawn(no_luck).move_model(first, a) for a in no_luck.legal_actions(first)]
     assert {"kind": "take", "tile": face("+6")} in takes
-    assert no_luck.view_model(first, None)["supply"]["face_up"][5] == {
+    assert drawn(no_luck).view_model(first, None)["supply"]["face_up"][5] == {
         "tile": face("+6"),
         "count": 2,
     }
@@ -298,7 +299,7 @@ def test_every_sheet_says_what_the_purses_gained(options: dict[str, Any]) -> Non
             if after.epoch != state.epoch or game.is_terminal(after):
                 gold_at_end.append(list(after.gold))
             state = after
-        sheets = game.view_model(state, None)["epochs"]
+        sheets = drawn(game).view_model(state, None)["epochs"]
         assert [sheet["after"] for sheet in sheets] == gold_at_end
         for sheet in sheets:
             assert [a - b for a, b in zip(sheet["after"], sheet["before"], strict=True)] == sheet[

@@ -10,11 +10,12 @@ from typing import Any
 import jsonschema
 import pytest
 
+from boards import drawn
 from kingdomkit.games.queendomino.rules import Queendomino, QueendominoState
 from kingdomkit.server.live import model
 
 GAME = Queendomino({"players": 2})
-SCHEMA = GAME.view_model_schema()
+SCHEMA = drawn(GAME).view_model_schema()
 
 
 def validator(definition: str) -> jsonschema.Draft202012Validator:
@@ -24,7 +25,7 @@ def validator(definition: str) -> jsonschema.Draft202012Validator:
 def action(state: QueendominoState, **wanted: Any) -> int:
     """The legal action whose move model has every field of `wanted`."""
     for a in GAME.legal_actions(state):
-        move = GAME.move_model(state, a)
+        move = drawn(GAME).move_model(state, a)
         if all(move.get(key) == value for key, value in wanted.items()):
             return a
     raise AssertionError(f"no legal move {wanted}")
@@ -32,7 +33,7 @@ def action(state: QueendominoState, **wanted: Any) -> int:
 
 def placing(state: QueendominoState, *squares: tuple[int, int]) -> int:
     for a in GAME.legal_actions(state):
-        move = GAME.move_model(state, a)
+        move = drawn(GAME).move_model(state, a)
         if [(q["x"], q["y"]) for q in move.get("squares", ())] == list(squares):
             return a
     raise AssertionError(f"no placement on {squares}")
@@ -87,7 +88,7 @@ def space(index: int, building: int | None, tile: str | None) -> dict[str, Any]:
 
 def test_the_first_claim() -> None:
     state = first_claim()
-    shown = GAME.view_model(state, 0)
+    shown = drawn(GAME).view_model(state, 0)
     assert shown == {
         "phase": "claim",
         "players": 2,
@@ -125,8 +126,8 @@ def test_the_first_claim() -> None:
         ],
         "turn": {"player": 0, "realm": 0, "domino": None},
     }
-    assert GAME.view_model(state, None) == shown  # no secrets: a spectator sees the same
-    assert [GAME.move_model(state, a) for a in GAME.legal_actions(state)] == [
+    assert drawn(GAME).view_model(state, None) == shown  # no secrets: a spectator sees the same
+    assert [drawn(GAME).move_model(state, a) for a in GAME.legal_actions(state)] == [
         {"kind": "claim", "domino": 8, "label": "9", "slot": 0},
         {"kind": "claim", "domino": 29, "label": "30", "slot": 1},
         {"kind": "claim", "domino": 40, "label": "41", "slot": 2},
@@ -165,7 +166,7 @@ def a_round() -> list[tuple[QueendominoState, int, QueendominoState]]:
 
 
 def test_what_each_decision_did() -> None:
-    lasts = [GAME.last_model(before, a, after) for before, a, after in a_round()]
+    lasts = [drawn(GAME).last_model(before, a, after) for before, a, after in a_round()]
     check = validator("last")
     for last in lasts:
         check.validate(last)
@@ -227,11 +228,11 @@ def test_what_each_decision_did() -> None:
 def test_a_build_and_its_square() -> None:
     made = a_round()
     site = made[-1][0]
-    assert [GAME.move_model(site, a) for a in GAME.legal_actions(site)] == [
+    assert [drawn(GAME).move_model(site, a) for a in GAME.legal_actions(site)] == [
         {"kind": "site", "cell": {"x": -2, "y": 0}, "building": 8, "space": 0}
     ]
-    assert GAME.view_model(site, 0)["phase"] == "site"
-    assert GAME.view_model(site, 0)["turn"] == {
+    assert drawn(GAME).view_model(site, 0)["phase"] == "site"
+    assert drawn(GAME).view_model(site, 0)["turn"] == {
         "player": 0,
         "realm": 0,
         "domino": {"domino": 29, "label": "30"},
@@ -245,12 +246,12 @@ def test_a_build_and_its_square() -> None:
         "space": 0,
     }
     tax = made[5][0]  # player 1 after placing 9: two squares to tax, or pass
-    assert [GAME.move_model(tax, a) for a in GAME.legal_actions(tax)] == [
+    assert [drawn(GAME).move_model(tax, a) for a in GAME.legal_actions(tax)] == [
         {"kind": "knight", "square": 1, "cell": {"x": 1, "y": 0}, "coins": 2},
         {"kind": "knight", "square": 2, "cell": {"x": 2, "y": 0}, "coins": 2},
         {"kind": "pass", "step": "tax"},
     ]
-    after = GAME.view_model(made[-1][2], None)
+    after = drawn(GAME).view_model(made[-1][2], None)
     assert after["phase"] == "claim"
     assert after["realms"][0] | {"kingdom": None} == {
         "players": [0],
@@ -301,7 +302,7 @@ def test_the_royal_wedding_deck_is_sent_as_counts(options: dict[str, Any]) -> No
     while game.is_chance(state):
         state = game.apply(state, game.chance_outcomes(state)[0][0])
     assert state.deck.bit_length() > 53  # the state's deck: beyond JavaScript's integers
-    shown = game.view_model(state, 3)
+    shown = drawn(game).view_model(state, 3)
     assert "deck" not in shown
     assert (shown["to_come"], shown["lines_drawn"], shown["lines_total"]) == (88, 1, 12)
     assert [d["label"] for d in shown["unseen"]][7:10] == ["Q16", "Q17", "Q18"]
@@ -312,7 +313,7 @@ def test_the_royal_wedding_deck_is_sent_as_counts(options: dict[str, Any]) -> No
 
 
 def test_the_box_says_what_the_table_lacks_and_how_to_load_yours() -> None:
-    box = GAME.components()
+    box = drawn(GAME).components()
     by_tile = {b["tile"]: b for b in box["buildings"]}
     assert by_tile["B09"]["unknown"] == [] and by_tile["B09"]["verified"]
     assert by_tile["B01"]["unknown"] == ["immediate"] and not by_tile["B01"]["verified"]

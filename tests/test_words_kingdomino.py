@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from boards import drawn
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, PLACE, UNCLAIMED, KingdominoState
@@ -67,10 +68,10 @@ def test_discard() -> None:
     game = Kingdomino({"players": 2})
     state = _at(game, PLACE)
     state = state._replace(placing=(29, *state.placing[1:]), turn=0)
-    label = game.move_label(state, game.discard_action)
+    label = drawn(game).move_label(state, game.discard_action)
     assert label == "Discard domino 29 (1-crown forest / grassland): it fits nowhere"
     after = game.apply(state, game.discard_action)
-    sentence = game.move_sentence(state, game.discard_action, after, "Bob")
+    sentence = drawn(game).move_sentence(state, game.discard_action, after, "Bob")
     assert sentence == "Bob discarded domino 29 (1-crown forest / grassland): it fitted nowhere"
 
 

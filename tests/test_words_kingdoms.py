@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from boards import drawn
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdoms.actions import DRAW_ACTION, PASS_ACTION
 from kingdomkit.games.kingdoms.board import EMPTY, SPACES
@@ -54,7 +55,8 @@ def test_the_draw_never_names_the_tile() -> None:
     for seed in range(3):
         for state, _, action in decisions(GAME, seed):
             if action == DRAW_ACTION:
-                sentence = GAME.move_sentence(state, action, GAME.apply(state, action), "Ann")
+                after = GAME.apply(state, action)
+                sentence = drawn(GAME).move_sentence(state, action, after, "Ann")
                 assert sentence == "Ann chose to draw a tile"
 
 
@@ -95,8 +97,8 @@ def test_no_luck_take(name: str, words: str) -> None:
 def test_pass() -> None:
     state, _ = first_move(GAME, 1, "castle 2 3,4")
     after = GAME.apply(state, PASS_ACTION)
-    assert GAME.move_label(state, PASS_ACTION) == "Pass (nothing else is possible)"
-    sentence = GAME.move_sentence(state, PASS_ACTION, after, "Ann")
+    assert drawn(GAME).move_label(state, PASS_ACTION) == "Pass (nothing else is possible)"
+    sentence = drawn(GAME).move_sentence(state, PASS_ACTION, after, "Ann")
     assert sentence == "Ann passed (nothing else was possible)"
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from boards import drawn
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import BUILD, DRAGON, EMPTY, TAX
@@ -76,7 +77,7 @@ def test_two_buildings_alike_are_told_apart_by_their_space() -> None:
     state, _ = first_move(GAME, SEED, "burn B11")
     weaving = [b.index for b in GAME.table.buildings if b.name == "Weaving Shop"]
     state = state._replace(board=(weaving[0], weaving[1], EMPTY, EMPTY, EMPTY, EMPTY))
-    labels = {GAME.move_label(state, a) for a in GAME.legal_actions(state)}
+    labels = {drawn(GAME).move_label(state, a) for a in GAME.legal_actions(state)}
     assert {
         "Pay the Dragon 1 coin to burn the Weaving Shop on the 0-coin space",
         "Pay the Dragon 1 coin to burn the Weaving Shop on the 1-coin space",
@@ -86,7 +87,7 @@ def test_two_buildings_alike_are_told_apart_by_their_space() -> None:
 def test_royal_wedding_names_the_box() -> None:
     game = Queendomino({"players": 4, "royal_wedding": True})
     state, action = next((s, a) for s, legal, a in decisions(game, 2) for a in legal)
-    label = game.move_label(state, action)
+    label = drawn(game).move_label(state, action)
     assert label.startswith(("Claim the Queendomino domino ", "Claim the Kingdomino domino ")), (
         label
     )

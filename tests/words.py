@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from boards import drawn
 from kingdomkit.core.protocol import Game
 
 # Engine notation that words must never show: coordinate pairs ("2,5", "-1,0"), building
@@ -54,11 +55,12 @@ def chance_sentences(game: Game[Any], seed: int) -> Iterator[tuple[Any, int, str
     rng = random.Random(seed)
     state = game.initial_state()
     names = [f"Player {p + 1}" for p in range(game.num_players)]
+    board = drawn(game)
     while not game.is_terminal(state):
         if game.is_chance(state):
             outcome = game.sample_chance(state, rng)
             after = game.apply(state, outcome)
-            said = game.chance_sentence(state, outcome, after, names)
+            said = board.chance_sentence(state, outcome, after, names)
             if said is not None:
                 yield state, outcome, said
         else:
@@ -69,12 +71,12 @@ def chance_sentences(game: Game[Any], seed: int) -> Iterator[tuple[Any, int, str
 def check_random_games(game: Game[Any], seeds: range) -> int:
     """Read every label and sentence of random games (chance's too); the number of
     sentences read."""
-    read = 0
+    read, board = 0, drawn(game)
     for seed in seeds:
         for _, _, said in chance_sentences(game, seed):
             assert unreadable(said) is None and said[0].isupper(), f"{game}: {said!r}"
         for state, legal, action in decisions(game, seed):
-            labels = [game.move_label(state, a) for a in legal]
+            labels = [board.move_label(state, a) for a in legal]
             for a, label in zip(legal, labels, strict=True):
                 why = unreadable(label)
                 assert why is None, f"{game}: label {label!r} of {a}: {why}"
@@ -83,7 +85,7 @@ def check_random_games(game: Game[Any], seeds: range) -> int:
                 f"{game}: labels a player cannot tell apart: "
                 f"{sorted(x for x in labels if labels.count(x) > 1)[:4]}"
             )
-            sentence = game.move_sentence(state, action, game.apply(state, action), WHO)
+            sentence = board.move_sentence(state, action, game.apply(state, action), WHO)
             why = unreadable(sentence.removeprefix(f"{WHO} "))
             assert sentence.startswith(f"{WHO} ") and why is None, (
                 f"{game}: sentence {sentence!r}: {why}"
@@ -105,4 +107,5 @@ def first_move(game: Game[Any], seed: int, notation: str) -> tuple[Any, int]:
 def said(game: Game[Any], state: Any, action: int, who: str = WHO) -> tuple[str, str]:
     """The label and the sentence of `action` in `state`."""
     after = game.apply(state, action)
-    return game.move_label(state, action), game.move_sentence(state, action, after, who)
+    board = drawn(game)
+    return board.move_label(state, action), board.move_sentence(state, action, after, who)

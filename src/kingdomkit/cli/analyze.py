@@ -45,6 +45,7 @@ from kingdomkit.cli.common import add_file_arguments, progress_bar
 from kingdomkit.cli.replay import checked_record, player_names
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.server.board import words as words_of
 
 EXAMPLE_BOT = "mcts:playouts=2000"
 
@@ -159,7 +160,7 @@ def move_labels(
 ) -> list[tuple[str, str]]:
     """(move played, best move) for each graded decision, in one walk of the game: in the
     notation (for tools), or in the game's words for people when `words`."""
-    say = game.move_label if words else game.action_to_string
+    say = words_of(game).move_label if words else game.action_to_string
     steps = {decision.step: decision for decision in graded}
     labels = []
     state = game.initial_state()

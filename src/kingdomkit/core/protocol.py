@@ -22,11 +22,9 @@ with a message that says what is wrong.
 
 from __future__ import annotations
 
-import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from kingdomkit.core.sides import alone
@@ -223,27 +221,6 @@ class Game(ABC, Generic[S]):
     def parse_action(self, state: S, text: str) -> int:
         """The legal action that `text` names; raises IllegalActionError with the reason."""
 
-    # -- words for people (each game's words.py) ---------------------------------------------
-    def move_label(self, state: S, action: int) -> str:
-        """The legal `action` as the button its player clicks: imperative, second person, in
-        the game's own words ("Claim domino 29 (1-crown forest / grassland)"); the labels of
-        one state's legal actions are pairwise distinct. The default: the notation."""
-        return self.action_to_string(state, action)
-
-    def move_sentence(self, before: S, action: int, after: S, who: str) -> str:
-        """What `who` did by playing `action` in `before`, as the table's log says it to
-        everyone ("Ann claimed domino 29 (1-crown forest / grassland)"): past tense, third
-        person, never naming what the other players may not see. The default: the notation."""
-        return f"{who}: {self.action_to_string(before, action)}"
-
-    def chance_sentence(
-        self, before: S, outcome: int, after: S, names: Sequence[str]
-    ) -> str | None:
-        """What everyone saw happen by the chance `outcome`, for the log ("New line: dominoes
-        5, 12, 20 and 37"), or None when it is worth no sentence or is a secret (a tile dealt
-        face down). `names`: each seat's name. The default: None."""
-        return None
-
     # -- records ---------------------------------------------------------------------------
     @abstractmethod
     def events(self, before: S, action: int, after: S) -> list[Event]:
@@ -368,51 +345,9 @@ class Game(ABC, Generic[S]):
         `kingdomkit.rl`); `illegal_reward`: what an illegal action gets (it ends the game)."""
         return None
 
-    def components(self) -> dict[str, Any]:
-        """The box of this configured game as plain data, for clients that draw it (the
-        dominoes, buildings or tiles with the ids `state_to_json` uses, the board's
-        geometry). The default: nothing to tell."""
-        return {}
-
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state
-
-    # -- the view model: what a browser draws (docs/view-model.md) -----------------------------
-    # The declared shape of `view_model` and `move_model` (the game's view_model.schema.json):
-    # bumped whenever a field is added, removed or changes meaning, and checked by the client,
-    # which reads nothing else of a state. 0: the game declares no view model.
-    view_model_version: ClassVar[int] = 0
-
-    def view_model(self, state: S, seat: int | None) -> dict[str, Any]:
-        """The position as `seat` (None: a spectator) sees it, in the game's own words: named
-        phases, the pieces on the table and in hand, each player's holdings. `state` is
-        already `view(state, seat)`. JSON data only, every integer within JavaScript's safe
-        range, so every browser reads it exactly."""
-        return {}
-
-    def view_model_schema(self) -> dict[str, Any]:
-        """The declaration of `view_model` as a JSON Schema (draft 2020-12): the game
-        package's view_model.schema.json, whose `$defs.move` declares `move_model`; {} when
-        the game declares none."""
-        if not self.view_model_version:
-            return {}
-        package = type(self).__module__.rpartition(".")[0]
-        text = resources.files(package).joinpath("view_model.schema.json").read_text("utf-8")
-        schema: dict[str, Any] = json.loads(text)
-        return schema
-
-    def move_model(self, state: S, action: int) -> dict[str, Any]:
-        """One legal `action` as a board offers it: its kind and the pieces and squares it
-        uses (the board maps clicks to moves with it, never by reading notation)."""
-        return {}
-
-    def last_model(self, before: S, action: int, after: S) -> dict[str, Any] | None:
-        """What the latest decision did, for the view model's `last`: `action` played in
-        `before`, `after` the position once the draws it set off are made (both already as
-        the seat sees them). The pieces it moved, in the model's words; None (the default):
-        the game tells nothing."""
-        return None
 
     def resample(self, state: S, player: int, rng: random.Random) -> S:
         """A full state consistent with `player`'s view; games without secrets return it."""

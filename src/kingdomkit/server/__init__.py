@@ -8,6 +8,7 @@ it, sends every seat only its own view, and has bots play in worker processes.
     database.py   opening a database and bringing its schema up to date
     store.py      reading and writing tables, seats and actions
     live.py       one table in play: its state, the checks on an action, the views
+    board.py      what the browser draws of a game: its board capability, or the text board
     bots.py       what a bot worker process runs: moves, hints, reviews
     scheduler.py  the worker lanes (play, analysis), a queue per identity served in turn
     hub.py        the WebSocket connections of each table, each with its own send queue

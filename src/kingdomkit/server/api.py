@@ -20,6 +20,7 @@ from pydantic_core import PydanticCustomError
 from kingdomkit.core.record import make_record
 from kingdomkit.core.registry import GAMES
 from kingdomkit.server.accounts import Accounts
+from kingdomkit.server.board import board
 from kingdomkit.server.chat import author_key, speaker
 from kingdomkit.server.limits import Guard, address
 from kingdomkit.server.live import BOT, FINISHED, Clock, RefusedError
@@ -331,9 +332,11 @@ async def view(request: Request, table_id: str) -> dict[str, Any]:
 @play.get("/{table_id}/components")
 async def components(request: Request, table_id: str) -> dict[str, Any]:
     """The box of the table's game (dominoes, buildings or tiles, the board's frame), for
-    drawing its views; the same for every seat."""
+    drawing its views; the same for every seat ({} for a game with no board: the browser
+    shows its text board)."""
     table = await tables_of(request).settled(table_id)
-    return table.game.components()
+    drawn = board(table.game)
+    return drawn.components() if drawn is not None else {}
 
 
 @play.post("/{table_id}/join")

@@ -22,6 +22,7 @@ from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
 from kingdomkit.bots.levels import LEVELS
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.registry import make_game
+from kingdomkit.server.board import words
 
 RETRIES = 2  # new pools tried when a worker dies under a move
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
@@ -84,10 +85,11 @@ def hint(
     finally:
         bot.close()
     ranked = sorted(analysis.actions, key=lambda e: (-e.points, -e.visits))
+    said = words(game)
     return [
         {
             "id": e.action,
-            "label": game.move_label(state, e.action),
+            "label": said.move_label(state, e.action),
             "notation": game.action_to_string(state, e.action),
             "points": round(e.points, 2),
             "visits": e.visits,
@@ -117,6 +119,7 @@ def review(
         decision_of.append(made)
         made += game.current_player(states[-1]) >= 0
         states.append(game.apply(states[-1], action))
+    said = words(game)
     return {
         "analyst": spec,
         "unit": game.score_unit,
@@ -128,8 +131,8 @@ def review(
                 "decision": decision_of[d.step],
                 "seat": d.player,
                 "choices": d.choices,
-                "played": game.move_label(states[d.step], d.played),
-                "best": game.move_label(states[d.step], d.best),
+                "played": said.move_label(states[d.step], d.played),
+                "best": said.move_label(states[d.step], d.best),
                 "played_notation": game.action_to_string(states[d.step], d.played),
                 "best_notation": game.action_to_string(states[d.step], d.best),
                 "loss": round(d.loss, 2),

@@ -14,6 +14,7 @@ from typing import Any
 
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, KingdomkitError
 from kingdomkit.core.registry import make_game
+from kingdomkit.server.board import board, words
 from kingdomkit.server.setups import title, variant_names
 
 HUMAN, BOT = "human", "bot"
@@ -282,7 +283,9 @@ class LiveTable:
             # with the engine's notation beside for tools.
             entry: dict[str, Any] = {
                 "seat": player,
-                "text": self.game.move_sentence(before, action, self.state, self._who(player)),
+                "text": words(self.game).move_sentence(
+                    before, action, self.state, self._who(player)
+                ),
                 "notation": self.game.action_to_string(before, action),
             }
             if by is not None:
@@ -293,7 +296,7 @@ class LiveTable:
             # What chance showed everyone after a decision (a new line, a building turned up)
             # is told with it; what it showed before the first decision, the board shows.
             names = [self._who(p) for p in range(len(self.seats))]
-            said = self.game.chance_sentence(before, action, self.state, names)
+            said = words(self.game).chance_sentence(before, action, self.state, names)
             if said is not None:
                 self.decisions[-1].setdefault("then", []).append(said)
         self.actions.append((player, action))
@@ -372,12 +375,13 @@ class LiveTable:
         seen = game.view(state, seat)
         legal = []
         if mine:
+            drawn, said = board(game), words(game)
             legal = [
                 {
                     "id": a,
-                    "label": game.move_label(state, a),
+                    "label": said.move_label(state, a),
                     "notation": game.action_to_string(state, a),
-                    "move": game.move_model(state, a),
+                    "move": drawn.move_model(state, a) if drawn is not None else {},
                 }
                 for a in game.legal_actions(state)
             ]
@@ -442,10 +446,14 @@ def model(
     game: Game[Any], seen: Any, seat: int | None, last: tuple[Any, int] | None
 ) -> dict[str, Any]:
     """The view model of `seen` (`seat`'s view), with what the latest decision did when the
-    game tells it (`last`: the position before that decision, and the decision)."""
-    shown = {"version": game.view_model_version, **game.view_model(seen, seat)}
-    if last is not None and game.view_model_version:
-        made = game.last_model(game.view(last[0], seat), last[1], seen)
+    game tells it (`last`: the position before that decision, and the decision). A game with
+    no board has the model {"version": 0}: the browser shows its text board."""
+    drawn = board(game)
+    if drawn is None:
+        return {"version": 0}
+    shown = {"version": drawn.view_model_version, **drawn.view_model(seen, seat)}
+    if last is not None:
+        made = drawn.last_model(game.view(last[0], seat), last[1], seen)
         if made is not None:
             shown["last"] = made
     return shown

@@ -43,14 +43,11 @@ from kingdomkit.core.protocol import (
     excerpt,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino import records, view, words
-from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
+from kingdomkit.games.kingdomino import records
+from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, Domino
 from kingdomkit.games.kingdomino.geometry import (
     Geometry,
     geometry,
-)
-from kingdomkit.games.kingdomino.geometry import (
-    geometry_json as kd_geometry_json,
 )
 from kingdomkit.games.kingdomino.options import Setup, parse_options
 from kingdomkit.games.kingdomino.records import breakdown_json
@@ -529,11 +526,6 @@ class Kingdomino(Game[KingdominoState]):
         except ValueError:
             raise IllegalActionError(f"cannot read {excerpt(text)}") from None
 
-    # -- words for people (words.py) ---------------------------------------------------
-    move_label = words.move_label
-    move_sentence = words.move_sentence
-    chance_sentence = words.chance_sentence
-
     # -- records (records.py) ----------------------------------------------------------
     def events(self, before: KingdominoState, action: int, after: KingdominoState) -> list[Event]:
         return records.events(self, before, action, after)
@@ -556,39 +548,6 @@ class Kingdomino(Game[KingdominoState]):
         return records.record_events(self, record)
 
     # -- serialisation -------------------------------------------------------------------
-    def components(self) -> dict[str, Any]:
-        """The dominoes by number (square 1 then square 2, as [terrain, crowns]) and the
-        kingdom's frame: a cell of `state_to_json` is at x = cell % width - reach,
-        y = cell // width - reach, the castle at (0, 0)."""
-        return {
-            "terrains": list(TERRAINS),
-            "dominoes": [
-                {
-                    "id": d.number,
-                    "label": str(d.number),
-                    "squares": [[d.terrain1, d.crowns1], [d.terrain2, d.crowns2]],
-                }
-                for d in DOMINOES
-            ],
-            "geometry": kd_geometry_json(self.geo),
-        }
-
-    # -- the view model a browser draws (view.py, view_model.schema.json) ------------------
-    view_model_version = view.VERSION
-
-    def view_model(self, state: KingdominoState, seat: int | None) -> dict[str, Any]:
-        return view.view_model(self, state)
-
-    def move_model(self, state: KingdominoState, action: int) -> dict[str, Any]:
-        return view.move_model(self, state, action)
-
-    def last_model(
-        self, before: KingdominoState, action: int, after: KingdominoState
-    ) -> dict[str, Any] | None:
-        """The model's `last` when the server knows the decision (Game.last_model); the
-        model alone reads it from the position, which cannot always tell the claim."""
-        return view.last_decision_made(self, before, action, after)
-
     def state_to_json(self, state: KingdominoState) -> dict[str, Any]:
         data = state._asdict()
         data["kingdoms"] = [

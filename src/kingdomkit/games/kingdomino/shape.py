@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdomino.state import KingdominoState
+    from kingdomkit.server.board import Board
 
 
 def score_report() -> ScoreReport[Kingdomino, KingdominoState]:
@@ -29,6 +30,13 @@ def benchmarks() -> Benchmarks:
     return bench
 
 
+def board(game: Kingdomino) -> Board[Any]:
+    """What the browser draws (board.py), imported when first asked for."""
+    from kingdomkit.games.kingdomino.board import KingdominoBoard
+
+    return KingdominoBoard(game)
+
+
 SHAPE = GameShape(
     name="kingdomino",
     summary="Kingdomino, 2-4 players, with every official variant",
@@ -37,5 +45,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
 )

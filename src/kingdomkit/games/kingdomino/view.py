@@ -262,7 +262,7 @@ def last_decision(game: Kingdomino, state: KingdominoState) -> Json | None:
 def last_decision_made(
     game: Kingdomino, before: KingdominoState, action: int, after: KingdominoState
 ) -> Json | None:
-    """What `action`, played in `before`, did, exactly (Game.last_model, when the server
+    """What `action`, played in `before`, did, exactly (Board.last_model, when the server
     knows the decision): a placement or discard; a claim, with the placement the same king
     made just before it, so the just-placed mark stays on that domino while its king claims."""
     if after.game_number != before.game_number or before.phase not in (CLAIM, PLACE):

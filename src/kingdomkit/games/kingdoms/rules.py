@@ -47,8 +47,7 @@ from kingdomkit.core.protocol import (
     KingdomkitError,
 )
 from kingdomkit.games.kingdoms import board as bd
-from kingdomkit.games.kingdoms import codec, records, words
-from kingdomkit.games.kingdoms import view as models
+from kingdomkit.games.kingdoms import codec, records
 from kingdomkit.games.kingdoms.actions import (
     CASTLE_BASE,
     DRAW_ACTION,
@@ -376,20 +375,6 @@ class Kingdoms(Game[KingdomsState]):
                 concealed[index] = tile
         return concealed
 
-    # -- the view model a browser draws (view.py, view_model.schema.json) ------------------
-    view_model_version = models.VERSION
-
-    def view_model(self, state: KingdomsState, seat: int | None) -> dict[str, Any]:
-        return models.view_model(self, state, seat)
-
-    def move_model(self, state: KingdomsState, action: int) -> dict[str, Any]:
-        return models.move_model(state, action)
-
-    def last_model(
-        self, before: KingdomsState, action: int, after: KingdomsState
-    ) -> dict[str, Any] | None:
-        return models.last_model(before, action, after)
-
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 1  # encoding.VERSION
 
@@ -445,35 +430,9 @@ class Kingdoms(Game[KingdomsState]):
     # codec.py and records.py take the game first, so their functions serve as methods.
     action_to_string = codec.action_to_string
     parse_action = codec.parse_action
-    move_label = words.move_label
-    move_sentence = words.move_sentence
-    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     result = records.result
-
-    def components(self) -> dict[str, Any]:
-        """The tile types by index, and the board: `board` in `state_to_json` lists its
-        spaces row by row, each -1 (empty), a tile type (0 .. 15), or a castle
-        16 + 4 * player + rank - 1; -2 is a tile the viewer may not see."""
-        return {
-            "rows": bd.ROWS,
-            "columns": bd.COLUMNS,
-            "tiles": [
-                {
-                    "index": t.index,
-                    "kind": t.kind,
-                    "value": t.value,
-                    "count": t.count,
-                    "label": t.label,
-                    "name": t.describe(),
-                }
-                for t in TYPES
-            ],
-            "castle_base": bd.CASTLE,
-            "ranks": RANKS,
-            "hidden": HIDDEN,
-        }
 
     def state_to_json(self, state: KingdomsState) -> dict[str, Any]:
         data = state._asdict()

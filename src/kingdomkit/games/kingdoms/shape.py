@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdoms.state import KingdomsState
+    from kingdomkit.server.board import Board
 
 
 def score_report() -> ScoreReport[Kingdoms, KingdomsState]:
@@ -29,6 +30,13 @@ def benchmarks() -> Benchmarks:
     return bench
 
 
+def board(game: Kingdoms) -> Board[Any]:
+    """What the browser draws (browser.py), imported when first asked for."""
+    from kingdomkit.games.kingdoms.browser import KingdomsBoard
+
+    return KingdomsBoard(game)
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -38,5 +46,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
 )

@@ -3,7 +3,7 @@
 The last two fields remember what has been (the spaces filled this epoch in order, each scored
 epoch's last board): the rules never read them; the score sheets (sheets.py) of the browser's
 view model (view.py) do. What the latest decision did is the server's to tell
-(`Kingdoms.last_model`, from the decision and the positions around it).
+(`KingdomsBoard.last_model`, from the decision and the positions around it).
 
 Secrets: the order of the face-down supply is never stored (each draw is a chance node when
 the tile is revealed); each player's starting tile is. A view (`Kingdoms.view`) replaces what

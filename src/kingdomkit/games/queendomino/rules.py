@@ -64,11 +64,10 @@ from kingdomkit.core.protocol import (
     KingdomkitError,
 )
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry, geometry_json
-from kingdomkit.games.queendomino import codec, records, view, words
+from kingdomkit.games.kingdomino.geometry import Cell, Geometry, geometry
+from kingdomkit.games.queendomino import codec, records
 from kingdomkit.games.queendomino import scoring as sc
 from kingdomkit.games.queendomino.buildings import (
-    SHIPPED,
     Building,
     BuildingTable,
     load_buildings,
@@ -116,13 +115,6 @@ if TYPE_CHECKING:
 TAX_GUESS = 3.0
 COIN_PREMIUM = 1.0 / 3.0
 PREMIUM_TURNS = 4
-# How a player who owns the game completes the table (the `buildings` file option), for
-# boards that mark a building whose effects the table lacks.
-HOW_TO_LOAD = (
-    "If you own Queendomino, copy the shipped table (queendomino_buildings.csv in the "
-    "package's data), write in the effects printed on your tiles, and give it to a game "
-    "with --buildings FILE (kingdomkit play, simulate, score, replay, analyze)."
-)
 
 
 class Queendomino(Game[QueendominoState]):
@@ -623,29 +615,12 @@ class Queendomino(Game[QueendominoState]):
     # the game first, so that they serve as its methods ------------------------------------
     action_to_string = codec.action_to_string
     parse_action = codec.parse_action
-    move_label = words.move_label
-    move_sentence = words.move_sentence
-    chance_sentence = words.chance_sentence
     events = records.events
     event_actions = records.event_actions
     canonical_event = records.canonical_event
     result = records.result
     record_body = records.record_body
     record_events = records.record_events
-
-    # -- the view model a browser draws (view.py, view_model.schema.json) -----------------
-    view_model_version = view.VERSION
-
-    def view_model(self, state: QueendominoState, seat: int | None) -> dict[str, Any]:
-        return view.view_model(self, state, seat)
-
-    def move_model(self, state: QueendominoState, action: int) -> dict[str, Any]:
-        return view.move_model(self, state, action)
-
-    def last_model(
-        self, before: QueendominoState, action: int, after: QueendominoState
-    ) -> dict[str, Any]:
-        return view.last_model(self, before, action, after)
 
     # -- observations for learning (encoding.py, which needs numpy) ------------------------
     observation_version = 2  # encoding.VERSION
@@ -661,54 +636,6 @@ class Queendomino(Game[QueendominoState]):
         return self.table[state.board[space]]
 
     # -- serialisation -------------------------------------------------------------------
-    def components(self) -> dict[str, Any]:
-        """The dominoes by id (as `state_to_json` writes them, with the printed number as
-        label), the building tiles by index (the Builders' Board lists indices; a space's
-        index is its price; `unknown`: the effects the table lacks) with where the table came
-        from and how to load another, and the kingdom's frame (see Kingdomino's
-        `components`)."""
-        return {
-            "terrains": list(TERRAINS),
-            "dominoes": [
-                {
-                    "id": i,
-                    "label": codec.domino_label(self, i),
-                    "squares": [[d.terrain1, d.crowns1], [d.terrain2, d.crowns2]],
-                }
-                for i, d in enumerate(DOMINOES)
-            ],
-            "buildings": [
-                {
-                    "index": b.index,
-                    "tile": b.tile,
-                    "name": b.name,
-                    "crowns": b.crowns,
-                    "knights": b.knights,
-                    "towers": b.towers,
-                    "ongoing": b.ongoing,
-                    "endgame": b.endgame,
-                    "endgame_points": b.endgame_points,
-                    "endgame_terrain": b.endgame_terrain,
-                    "verified": b.verified,
-                    "unknown": [
-                        effect
-                        for effect, known in (
-                            ("immediate", b.immediate_known),
-                            ("ongoing", b.ongoing_known),
-                        )
-                        if not known
-                    ],
-                }
-                for b in self.table.buildings
-            ],
-            "buildings_table": {
-                "source": "shipped" if self.table.source == SHIPPED else "given",
-                "how_to_load": HOW_TO_LOAD,
-            },
-            "prices": list(range(SPACES)),
-            "geometry": geometry_json(self.geo),
-        }
-
     def state_to_json(self, state: QueendominoState) -> dict[str, Any]:
         data = state._asdict()
         data["realms"] = [

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.queendomino.state import QueendominoState
+    from kingdomkit.server.board import Board
 
 
 def score_report() -> ScoreReport[Queendomino, QueendominoState]:
@@ -29,6 +30,13 @@ def benchmarks() -> Benchmarks:
     return bench
 
 
+def board(game: Queendomino) -> Board[Any]:
+    """What the browser draws (board.py), imported when first asked for."""
+    from kingdomkit.games.queendomino.board import QueendominoBoard
+
+    return QueendominoBoard(game)
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -38,5 +46,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks),
+    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
 )

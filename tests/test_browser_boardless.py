@@ -1,0 +1,64 @@
+"""A game with no board (tests/boardless.py, installed for its own `kingdomkit serve` through
+its entry point) is played whole in chromium against a bot, on the text board: the moves are
+buttons in its notation, there is nothing to draw and no way to switch to a drawing, and the
+page has no JavaScript or console error."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser
+
+import test_browser
+from boardless import installed
+from paths import ROOT
+from serving import ServeProcess
+from test_browser_table import Person
+
+browser = test_browser.browser  # the shared fixture: one chromium per module
+MOVES = 200  # more than any 2-player game of Kingdomino's rules has decisions
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    place = installed(tmp_path_factory.mktemp("site"))
+    paths = [str(place), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]
+    process = ServeProcess(
+        tmp_path_factory.mktemp("serve"), env={"PYTHONPATH": os.pathsep.join(paths)}
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
+def test_a_whole_game_on_the_text_board(browser: Browser, server: ServeProcess) -> None:
+    games = [g["game"] for g in httpx2.get(f"{server.url}/api/games").json()]
+    assert "boardless" in games
+    ann = Person(browser)
+    made = ann.new_table(
+        server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], game="boardless"
+    )
+    table, page = made["table"], ann.page
+    for _ in range(MOVES):
+        ann.wait("() => view.status === 'finished' || view.legal.length > 0")
+        if page.evaluate("view.status") == "finished":
+            break
+        assert page.evaluate("view.model") == {"version": 0}
+        assert page.locator("#board").is_visible() and page.locator("#drawn").is_hidden()
+        assert page.locator("#text-toggle").is_hidden()
+        assert page.inner_text("#board") == page.evaluate("view.board")
+        labels = page.evaluate("view.legal.map(a => [a.label, a.notation])")
+        assert all(label == notation for label, notation in labels)
+        buttons = page.locator("#legal button").all_inner_texts()
+        assert buttons == [label for label, _ in labels]
+        version = page.evaluate("view.version")
+        page.locator("#legal button").first.click()
+        ann.wait("v => view.version > v", version)
+    assert page.evaluate("view.status") == "finished"
+    finished = httpx2.get(f"{server.url}/api/tables/{table}").json()
+    assert finished["result"]["scores"] and finished["model"] == {"version": 0}
+    assert ann.errors == []
+    ann.close()
