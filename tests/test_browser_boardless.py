@@ -1,11 +1,10 @@
-"""A game with no board (tests/boardless.py, installed for its own `kingdomkit serve` through
-its entry point) is played whole in chromium against a bot, on the text board: the moves are
+"""A game with no board (Domino Duel, tests/plugins, installed for its own `kingdomkit serve`
+through its entry point) is played whole in chromium against a bot, on the text board: the moves are
 buttons in its notation, there is nothing to draw and no way to switch to a drawing, and the
 page has no JavaScript or console error."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import httpx2
@@ -13,22 +12,17 @@ import pytest
 from playwright.sync_api import Browser
 
 import test_browser
-from boardless import installed
-from paths import ROOT
+from paths import with_plugins
 from serving import ServeProcess
 from test_browser_table import Person
 
 browser = test_browser.browser  # the shared fixture: one chromium per module
-MOVES = 200  # more than any 2-player game of Kingdomino's rules has decisions
+MOVES = 20  # more than a game of Domino Duel has decisions (8)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    place = installed(tmp_path_factory.mktemp("site"))
-    paths = [str(place), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")]
-    process = ServeProcess(
-        tmp_path_factory.mktemp("serve"), env={"PYTHONPATH": os.pathsep.join(paths)}
-    )
+    process = ServeProcess(tmp_path_factory.mktemp("serve"), env={"PYTHONPATH": with_plugins()})
     process.start()
     yield process
     process.stop()
@@ -36,10 +30,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
 
 def test_a_whole_game_on_the_text_board(browser: Browser, server: ServeProcess) -> None:
     games = [g["game"] for g in httpx2.get(f"{server.url}/api/games").json()]
-    assert "boardless" in games
+    assert "dominoduel" in games
     ann = Person(browser)
     made = ann.new_table(
-        server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], game="boardless"
+        server, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], game="dominoduel"
     )
     table, page = made["table"], ann.page
     for _ in range(MOVES):

@@ -24,19 +24,12 @@ from kingdomkit.core.conformance import check_playouts
 from kingdomkit.core.driver import play
 from kingdomkit.core.record import make_record, replay_record
 from kingdomkit.core.registry import GAMES, make_game, register, unregister
+from paths import with_plugins
 from serving import ServeProcess
 
-PLUGINS = Path(__file__).parent / "plugins"
 # Each bot quick: a few playouts, not a time budget.
 QUICK = {"flat-mc": "flat-mc:playouts=60", "uct": "uct:playouts=60", "uct-pb": "uct-pb:playouts=60"}
 QUICK |= {"mcts": "mcts:playouts=60", "hard": "mcts:playouts=60", "expert": "mcts:playouts=60"}
-
-
-def with_plugins() -> dict[str, str]:
-    """The environment of a process that has Domino Duel installed."""
-    found = [str(PLUGINS), str(PLUGINS / "installed"), os.environ.get("PYTHONPATH")]
-    path = os.pathsep.join(filter(None, found))
-    return {**os.environ, "PYTHONPATH": path}
 
 
 @pytest.fixture
@@ -74,7 +67,7 @@ def test_simulate_finds_and_plays_it() -> None:
         command,
         capture_output=True,
         text=True,
-        env=with_plugins(),
+        env={**os.environ, "PYTHONPATH": with_plugins()},
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
@@ -82,7 +75,7 @@ def test_simulate_finds_and_plays_it() -> None:
 
 
 def test_a_whole_game_on_the_server_with_the_text_board(tmp_path: Path) -> None:
-    served = ServeProcess(tmp_path, env={"PYTHONPATH": with_plugins()["PYTHONPATH"]})
+    served = ServeProcess(tmp_path, env={"PYTHONPATH": with_plugins()})
     served.start()
     try:
         ann = httpx2.Client(base_url=served.url, timeout=30)

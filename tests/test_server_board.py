@@ -12,8 +12,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from boardless import SHAPE as BOARDLESS
-from kingdomkit.core.registry import GAMES, make_game, register
+from dominoduel.shape import SHAPE as BOARDLESS
+from kingdomkit.core.registry import make_game, register, unregister
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.board import PlainWords, board, words
 from kingdomkit.server.live import model
@@ -32,13 +32,14 @@ def app(tmp_path: Path) -> Iterator[FastAPI]:
 
 @pytest.fixture
 def boardless() -> Iterator[str]:
-    """The board-less game, registered for one test (and offered by no server after it)."""
+    """A game with no board (Domino Duel, tests/plugins), registered for one test (and
+    offered by no server after it)."""
     register(BOARDLESS)
     offered.cache_clear()
     try:
         yield BOARDLESS.name
     finally:
-        GAMES._load().pop(BOARDLESS.name)
+        unregister(BOARDLESS.name)
         offered.cache_clear()
 
 
