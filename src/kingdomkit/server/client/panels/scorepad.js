@@ -154,7 +154,7 @@
       ? teams.map((members, r) => ({ members, score: result.team_scores[r], won: result.winning_teams.includes(r), title: `Team ${r + 1}: ${members.map((p) => names[p]).join(" & ")}` }))
       : result.scores.map((score, p) => ({ members: [p], score, won: result.winners.includes(p), title: `Seat ${p + 1}: ${names[p]}` }));
     const order = sides.map((_, i) => i).sort((a, b) => sides[b].score - sides[a].score || Number(sides[b].won) - Number(sides[a].won));
-    const unit = view.game === "kingdoms" ? "gold" : "points";
+    const unit = view.score_unit || "points"; // the game's own word (gold in Kingdoms)
     const winners = sides.filter((s) => s.won);
     const short = (side) => (teams ? side.title.replace(/:.*/, "") : side.title.replace(/^Seat \d+: /, ""));
     const headline = winners.length === 1 ? `${short(winners[0])} wins with ${winners[0].score} ${unit}.`
