@@ -3,9 +3,36 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
+
+if TYPE_CHECKING:
+    from kingdomkit.games.kingdomino.state import KingdominoState
+    from kingdomkit.rl.observation import BatchMaker, Observer
+
+
+def observation(game: Kingdomino) -> Observer[KingdominoState]:
+    """Kingdomino's observation encoding (encoding.py, which needs numpy, imported only here); its
+    symmetries are the 8 rotations and reflections of the kingdoms."""
+    from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
+
+    return KingdominoEncoder(game)
+
+
+def batch(game: Kingdomino) -> BatchMaker | None:
+    """N games at once in the compiled kernel (batch.py), for the RL layer, which rewards them;
+    None without numba and numpy."""
+    accelerator = game.accelerator()
+    if accelerator is None:
+        return None
+    from kingdomkit.games.kingdomino.batch import KingdominoBatch
+
+    return partial(KingdominoBatch, game, accelerator)
+
 
 SHAPE = GameShape(
     name="kingdomino",
@@ -15,5 +42,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(observation=observation, batch=batch),
 )

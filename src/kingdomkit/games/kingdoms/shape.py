@@ -3,9 +3,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
+
+if TYPE_CHECKING:
+    from kingdomkit.games.kingdoms.state import KingdomsState
+    from kingdomkit.rl.observation import Observer
+
+
+def observation(game: Kingdoms) -> Observer[KingdomsState]:
+    """Kingdoms' observation encoding (encoding.py, which needs numpy, imported only here); its
+    symmetries are the board mirrored left to right, top to bottom, or both."""
+    from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
+
+    return KingdomsEncoder(game)
+
 
 SHAPE = GameShape(
     name="kingdoms",
@@ -16,5 +31,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(observation=observation),
 )
