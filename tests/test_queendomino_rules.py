@@ -33,6 +33,7 @@ from kingdomkit.games.queendomino.rules import (
     Queendomino,
     QueendominoState,
 )
+from kingdomkit.rl.observation import observer
 from queendomino_oracle import MODES
 from test_kingdomino_rules import FOREST_WITH_A_GAP  # the notation reads it the same
 
@@ -154,7 +155,7 @@ def test_the_piles_top_is_public_and_leaves_only_to_refill_the_board() -> None:
     state = next(state for state in states if state.phase == PLACE)
     for player in range(3):
         assert game.view(state, player).top == state.top
-        row = game.observe(state, player)["top"]
+        row = observer(game).observe(state, player)["top"]
         assert list(row) == list(building_features(game.table)[state.top + 1]) and row[0] == 1
 
 

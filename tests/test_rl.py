@@ -4,6 +4,8 @@ the rules, and determinism from seeds."""
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
 import random
 import warnings
 from collections.abc import Iterator
@@ -28,6 +30,7 @@ from kingdomkit.core.protocol import (
     OptionError,
 )
 from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.core.shape import Capabilities
 from kingdomkit.games.kingdomino import encoding as kingdomino_encoding
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import Geometry
@@ -36,6 +39,9 @@ from kingdomkit.games.kingdoms import encoding as kingdoms_encoding
 from kingdomkit.games.kingdoms.state import HIDDEN
 from kingdomkit.games.queendomino import encoding as queendomino_encoding
 from kingdomkit.games.queendomino import state as qd
+from kingdomkit.rl import observation as rl_observation
+from kingdomkit.rl.observation import observer as observer_of
+from kingdomkit.rl.observation import symmetries as symmetries_of
 from kingdoms_oracle import MODES as KINGDOMS_MODES
 from queendomino_oracle import MODES as QUEENDOMINO_MODES
 
@@ -68,7 +74,7 @@ def test_every_game_has_an_encoding() -> None:
         "kingdoms": kingdoms_encoding.VERSION,
     }
     for name in GAMES:
-        assert make_game(name).observation_version == versions[name] >= 1
+        assert observer_of(make_game(name)).version == versions[name] >= 1
 
 
 # -- PettingZoo's own checkers --------------------------------------------------------------
@@ -183,7 +189,7 @@ def random_states(game: Game[Any], seed: int, games: int = 2, every: int = 3) ->
 
 
 def check_spec(game: Game[Any], observation: dict[str, Any]) -> None:
-    spec = game.observation_spec()
+    spec = observer_of(game).spec()
     assert observation.keys() == spec.keys()
     for key, (shape, dtype, low, high) in spec.items():
         array = observation[key]
@@ -227,7 +233,7 @@ def test_kingdomino_encoding_matches_the_state(options: dict[str, Any]) -> None:
     width = kingdomino_encoding.DOMINO_WIDTH
     for state in random_states(game, seed=3):
         for observer in range(p):
-            observation = game.observe(state, observer)
+            observation = observer_of(game).observe(state, observer)
             check_spec(game, observation)
             kingdoms = observation["kingdoms"].reshape(
                 p, kingdomino_encoding.PLANES, *(observation["kingdoms"].shape[1:])
@@ -264,7 +270,7 @@ def test_queendomino_encoding_matches_the_state() -> None:
         geo, realms = game.geo, game.num_realms
         for state in random_states(game, seed=4, games=1, every=7):
             for observer in (0, game.num_players - 1):
-                observation = game.observe(state, observer)
+                observation = observer_of(game).observe(state, observer)
                 check_spec(game, observation)
                 planes = observation["kingdoms"]
                 planes = planes.reshape(realms, queendomino_encoding.PLANES, *planes.shape[1:])
@@ -301,11 +307,11 @@ def test_kingdoms_encoding_shows_only_what_the_player_sees(options: dict[str, An
     rng = random.Random(9)
     for state in random_states(game, seed=6, every=2):
         for observer in range(p):
-            observation = game.observe(state, observer)
+            observation = observer_of(game).observe(state, observer)
             check_spec(game, observation)
             # Whatever the hidden tiles are, the observation is the same.
             for _ in range(2):
-                other = game.observe(game.resample(state, observer, rng), observer)
+                other = observer_of(game).observe(game.resample(state, observer, rng), observer)
                 for key, array in observation.items():
                     assert np.array_equal(array, other[key]), key
             tiles = observation["tiles"]
@@ -337,7 +343,7 @@ def test_a_secret_tile_never_shows() -> None:
             break
     swapped = state._replace(starting=(state.starting[0], (state.starting[1] + 1) % 12))
     assert game.view(state, 0) != game.view(swapped, 1)
-    mine, theirs = game.observe(state, 0), game.observe(swapped, 0)
+    mine, theirs = observer_of(game).observe(state, 0), observer_of(game).observe(swapped, 0)
     view = game.view(state, 0)
     assert view.starting[1] == HIDDEN
     assert np.array_equal(mine["board"], theirs["board"])
@@ -367,16 +373,16 @@ def test_kingdomino_symmetries_are_symmetries_of_the_rules() -> None:
         player = game.current_player(state)
         if player < 0:
             continue
-        observation = game.observe(state, player)
+        observation = observer_of(game).observe(state, player)
         mask = np.array(game.legal_mask(state), np.int8)
-        images = game.symmetries(observation, mask)
+        images = symmetries_of(game, observation, mask)
         assert len(images) == 8
         assert np.array_equal(images[0].observation["kingdoms"], observation["kingdoms"])
         for matrix, image in zip(kingdomino_encoding.DIHEDRAL, images, strict=True):
             assert sorted(image.actions) == list(range(game.num_actions))
             kingdoms = tuple(turned_kingdom(geo, k, matrix) for k in state.kingdoms)
             moved = state._replace(kingdoms=kingdoms)
-            expected = game.observe(moved, player)
+            expected = observer_of(game).observe(moved, player)
             for key, array in expected.items():
                 assert np.array_equal(image.observation[key], array), key
             assert list(np.flatnonzero(image.action_mask)) == list(game.legal_actions(moved))
@@ -390,9 +396,9 @@ def test_kingdoms_mirrors_are_symmetries_of_the_rules() -> None:
         player = game.current_player(state)
         if player < 0:
             continue
-        observation = game.observe(state, player)
+        observation = observer_of(game).observe(state, player)
         mask = np.array(game.legal_mask(state), np.int8)
-        images = game.symmetries(observation, mask)
+        images = symmetries_of(game, observation, mask)
         for (rows, columns), image in zip(kingdoms_encoding.MIRRORS, images, strict=True):
             board = [bd.EMPTY] * bd.SPACES
             for space, square in enumerate(state.board):
@@ -403,7 +409,7 @@ def test_kingdoms_mirrors_are_symmetries_of_the_rules() -> None:
             lines = kingdoms_encoding.mirror_lines((rows, columns))
             scored = sum(1 << int(lines[line]) for line in range(11) if state.scored >> line & 1)
             moved = state._replace(board=tuple(board), scored=scored)
-            expected = game.observe(moved, player)
+            expected = observer_of(game).observe(moved, player)
             for key, array in expected.items():
                 assert np.array_equal(image.observation[key], array), key
             assert list(np.flatnonzero(image.action_mask)) == list(game.legal_actions(moved))
@@ -496,6 +502,31 @@ def test_symmetries_helper_takes_an_environment_observation() -> None:
     assert len(rl.symmetries(queendomino.game, queendomino.observe("player_0"))) == 8
 
 
+def test_a_game_without_an_encoding_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game("kingdoms")
+    plain = dataclasses.replace(GAMES["kingdoms"], capabilities=Capabilities())
+    monkeypatch.setattr(rl_observation, "shape_of", lambda _game: plain)
+    with pytest.raises(KingdomkitError, match="kingdoms has no observation encoding"):
+        observer_of(game)
+    mask = np.ones(game.num_actions, np.int8)
+    [identity] = symmetries_of(game, {}, mask)
+    assert identity.actions.tolist() == list(range(game.num_actions))
+    assert identity.action_mask is mask
+
+
+def test_a_pickled_game_leaves_its_observer_behind() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    first = observer_of(game)
+    assert first.version == kingdomino_encoding.VERSION and observer_of(game) is first
+    copy = pickle.loads(pickle.dumps(game))
+    assert "_capabilities" in game.__dict__ and "_capabilities" not in copy.__dict__
+    state = next(random_states(game, seed=3, games=1, every=5))
+    again = observer_of(copy)
+    assert again is not first
+    for name, array in first.observe(state, 0).items():
+        assert np.array_equal(again.observe(state, 0)[name], array)
+
+
 def test_queendomino_symmetries_are_symmetries_of_the_rules() -> None:
     game: Any = make_game("queendomino", {"players": 3})
     geo = game.geo
@@ -504,9 +535,9 @@ def test_queendomino_symmetries_are_symmetries_of_the_rules() -> None:
         player = game.current_player(state)
         if player < 0:
             continue
-        observation = game.observe(state, player)
+        observation = observer_of(game).observe(state, player)
         mask = np.array(game.legal_mask(state), np.int8)
-        images = game.symmetries(observation, mask)
+        images = symmetries_of(game, observation, mask)
         for matrix, image in zip(kingdomino_encoding.DIHEDRAL, images, strict=True):
 
             def moved(cell: int, matrix: tuple[int, int, int, int] = matrix) -> int:
@@ -519,7 +550,7 @@ def test_queendomino_symmetries_are_symmetries_of_the_rules() -> None:
                 realm["knights"] = [moved(c) for c in realm["knights"]]
                 realm["buildings"] = [[b, moved(c)] for b, c in realm["buildings"]]
             turned = game.state_from_json(data)
-            expected = game.observe(turned, player)
+            expected = observer_of(game).observe(turned, player)
             for key, array in expected.items():
                 assert np.array_equal(image.observation[key], array), key
             assert list(np.flatnonzero(image.action_mask)) == list(game.legal_actions(turned))

@@ -24,6 +24,8 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.core.rng import SplitMix64
 from kingdomkit.games.kingdomino.batch import stream_seed
 from kingdomkit.rl.adapter import action_mask, final_rewards
+from kingdomkit.rl.batch import batch_simulator
+from kingdomkit.rl.observation import observer as observer_of
 from kingdomkit.rl.vector import KingdomkitVectorEnv
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
@@ -95,7 +97,7 @@ def play_beside_reference(
     """Steps a batch and its reference games with random learner actions (one in
     `illegal_every` illegal) and checks every output; returns the episodes finished."""
     game = make_game("kingdomino", options)
-    batch = game.batch_simulator(games, opponents, seat, reward, -3.0)
+    batch = batch_simulator(game, games, opponents, seat, reward, -3.0)
     assert batch is not None
     seeds = [1000 + i for i in range(games)]
     out = batch.reset(seeds)
@@ -107,7 +109,7 @@ def play_beside_reference(
             observer = reference.observer()
             assert out.player[i] == observer
             assert out.seat[i] == reference.seat
-            expected = game.observe(reference.state, observer)
+            expected = observer_of(game).observe(reference.state, observer)
             for name, array in expected.items():
                 assert np.array_equal(out.observation[name][i], array), (step, i, name)
             assert np.array_equal(out.action_mask[i], reference.expected_mask()), (step, i)

@@ -20,6 +20,8 @@ from typing import Any
 from kingdomkit.core.driver import chance_rng, replay_actions
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 from kingdomkit.core.record import make_record, replay_record
+from kingdomkit.core.registry import GAMES
+from kingdomkit.core.shape import capability
 
 
 class ConformanceError(AssertionError):
@@ -107,17 +109,24 @@ def check_state_deeply(game: Game[Any], state: Any, rng: random.Random, where: s
 def _check_observation(
     game: Game[Any], state: Any, resampled: Any, viewer: int, where: str
 ) -> None:
-    """`observe` gives every array of `observation_spec`, with its shape, dtype and bounds,
-    and only what the viewer sees: a resampled state (the hidden parts drawn anew) encodes
-    the same. Skipped for games without an encoding, and without numpy (the `rl` extra)."""
-    if not game.observation_version:
+    """The game's observer (its `observation` capability, kingdomkit.rl.observation) gives
+    every array of its `spec`, with its shape, dtype and bounds, and only what the viewer
+    sees: a resampled state (the hidden parts drawn anew) encodes the same. Skipped for games
+    without an encoding, and without numpy (the `rl` extra). The core knows the observer by
+    its shape's slot only, never importing the RL layer itself."""
+    known = GAMES.get(game.name)  # a game checked before it is registered has no slots
+    provider = known.capabilities.observation if known is not None else None
+    if provider is None:
         return
     try:
         import numpy
     except ImportError:
         return
-    spec = game.observation_spec()
-    seen = game.observe(state, viewer)
+    observer = capability(game, "observation", provider)
+    if observer is None:
+        return
+    spec = observer.spec()
+    seen = observer.observe(state, viewer)
     if set(seen) != set(spec):
         _fail(game, where, f"observe gives {sorted(seen)}, the spec {sorted(spec)}")
     for name, (shape, dtype, low, high) in spec.items():
@@ -126,7 +135,7 @@ def _check_observation(
             _fail(game, where, f"observation {name!r} is {array.shape} {array.dtype}")
         if array.size and (array.min() < low or array.max() > high):
             _fail(game, where, f"observation {name!r} leaves [{low}, {high}]")
-    again = game.observe(resampled, viewer)
+    again = observer.observe(resampled, viewer)
     for name, array in seen.items():
         if not numpy.array_equal(array, again[name]):
             _fail(game, where, f"observation {name!r} of player {viewer} shows hidden parts")

@@ -25,76 +25,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from kingdomkit.core.sides import alone
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 CHANCE = -1
 TERMINAL = -2
 
 S = TypeVar("S")
-S_contra = TypeVar("S_contra", contravariant=True)
 Event = dict[str, Any]
-# A player's observation: named numpy arrays of fixed shapes (numpy is only needed by the
-# games' encoders and the RL adapter, never by the rest of the core).
-Observation = dict[str, "NDArray[Any]"]
-
-
-class ArraySpec(NamedTuple):
-    """One array of an observation: its shape, numpy dtype name and bounds (every value v
-    has low <= v <= high)."""
-
-    shape: tuple[int, ...]
-    dtype: str
-    low: int
-    high: int
-
-
-class Symmetry(NamedTuple):
-    """One symmetry of a position as a player sees it (`Game.symmetries`): the transformed
-    observation and action mask, and `actions`, the image of every action (a permutation of
-    range(num_actions)): a vector over actions v (a mask, a policy) becomes w with
-    w[actions] = v."""
-
-    observation: Observation
-    action_mask: NDArray[Any]
-    actions: NDArray[Any]
-
-
-class BatchStep(NamedTuple):
-    """What a batched simulator returns for its N games after a reset or a step (arrays
-    with the game as first index, owned by the simulator: copy them to keep them)."""
-
-    observation: Observation  # name -> (N, ...) array: `observe` from `player`'s seat
-    action_mask: NDArray[Any]  # (N, num_actions) int8: 1 on the legal actions, 0 at the end
-    reward: NDArray[Any]  # (N,) float64: the reward of the player who just decided
-    terminated: NDArray[Any]  # (N,) bool: this step ended the game
-    illegal: NDArray[Any]  # (N,) bool: ended by an illegal action
-    player: NDArray[Any]  # (N,) int64: whose observation it is (the player to decide)
-    seat: NDArray[Any]  # (N,) int64: the learner's seat, -1 in self-play
-    rewards: NDArray[Any]  # (N, players) float64: every player's final reward, else 0
-    scores: NDArray[Any]  # (N, players) float64: the final scores, else 0
-
-
-class BatchSimulator(Protocol):
-    """Many games stepped at once (`Game.batch_simulator`). Each game plays the learner's
-    decisions given to `step`; chance and the opponents' moves are played inside. A game
-    whose episode ended starts a new one at the next `step` (its action is ignored)."""
-
-    num_envs: int
-
-    def reset(self, seeds: Sequence[int] | None = None) -> BatchStep:
-        """New episodes everywhere; game i's stream from seeds[i] (None: go on)."""
-        ...
-
-    def step(self, actions: NDArray[Any]) -> BatchStep:
-        """Plays actions[i] in game i (an illegal one ends that episode)."""
-        ...
-
-
 T = TypeVar("T")
 
 
@@ -149,16 +88,6 @@ def check_move_length(text: str) -> None:
         raise IllegalActionError(
             f"cannot read {excerpt(text.strip())}: a move is at most {MOVE_CHARS} characters"
         )
-
-
-class Encoder(Protocol[S_contra]):
-    """A game's observation encoder (its encoding.py): what `Game.observe` and friends use."""
-
-    def spec(self) -> dict[str, ArraySpec]: ...
-
-    def observe(self, state: S_contra, player: int) -> Observation: ...
-
-    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]: ...
 
 
 class Game(ABC, Generic[S]):
@@ -330,21 +259,6 @@ class Game(ABC, Generic[S]):
         the same stream of `kingdomkit.core.rng.SplitMix64(seed)` uniforms."""
         return None
 
-    def batch_simulator(
-        self,
-        num_envs: int,
-        opponents: Sequence[str] | None,
-        seat: int | None,
-        reward: str,
-        illegal_reward: float,
-    ) -> BatchSimulator | None:
-        """A compiled simulator of `num_envs` games at once for learning, or None (the
-        default). `opponents`: one playout policy name ("random", "greedy") per other seat,
-        in seat order, or None for self-play (every decision is the learner's); `seat`: the
-        learner's seat, None to draw it each episode; `reward`: "wdl" or "margin" (as
-        `kingdomkit.rl`); `illegal_reward`: what an illegal action gets (it ends the game)."""
-        return None
-
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state
@@ -360,55 +274,11 @@ class Game(ABC, Generic[S]):
         give nothing away). Games whose draws are public when made return them unchanged."""
         return list(actions)
 
-    # -- observations for learning (each game's encoding.py; numpy needed) -------------------
-    # The layout of `observe`'s arrays; bumped whenever the layout or a meaning changes.
-    # 0: the game has no encoding.
-    observation_version: ClassVar[int] = 0
-
-    def make_encoder(self) -> Encoder[S] | None:
-        """A new observation encoder for this configured game (its encoding.py, imported
-        here so that numpy is only needed by those who observe), or None (the default)."""
-        return None
-
-    def encoder(self) -> Encoder[S] | None:
-        """The observation encoder, made once and kept (not pickled: see `__getstate__`)."""
-        if "_encoder" not in self.__dict__:
-            self.__dict__["_encoder"] = self.make_encoder()
-        encoder: Encoder[S] | None = self.__dict__["_encoder"]
-        return encoder
-
-    def _required_encoder(self) -> Encoder[S]:
-        encoder = self.encoder()
-        if encoder is None:
-            raise NotImplementedError(f"{self.name} has no observation encoding")
-        return encoder
-
-    def observation_spec(self) -> dict[str, ArraySpec]:
-        """The arrays `observe` returns, by name, for this configured game (their shapes
-        depend on the options, never on the state)."""
-        return self._required_encoder().spec()
-
-    def observe(self, state: S, player: int) -> Observation:
-        """`state` as `player` sees it (always encoded from `view(state, player)`, so never a
-        secret), as the arrays of `observation_spec`, seats ordered from `player` on."""
-        return self._required_encoder().observe(state, player)
-
-    def symmetries(self, observation: Observation, action_mask: NDArray[Any]) -> list[Symmetry]:
-        """Every symmetry of the position behind `observation` (the identity first), for data
-        augmentation: transformed observations that the rules treat alike, with the matching
-        actions. Without an encoder: the identity alone."""
-        encoder = self.encoder()
-        if encoder is not None:
-            return encoder.symmetries(observation, action_mask)
-        import numpy
-
-        identity = numpy.arange(len(action_mask))
-        return [Symmetry(observation, action_mask, identity)]
-
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without what a process makes for itself when it needs it (the encoder)."""
+        """Pickled without what a process makes for itself when it needs it (its
+        capabilities, kingdomkit.core.shape.capability's)."""
         state = dict(self.__dict__)
-        state.pop("_encoder", None)
+        state.pop("_capabilities", None)
         return state
 
     def record_body(

@@ -62,7 +62,7 @@ class Capabilities:
     heuristics: Callable[[Any], Heuristics] | None = None
     playouts: Callable[[Any], CompiledPlayouts | None] | None = None
     observation: Callable[[Any], Observer[Any]] | None = None
-    batch: Callable[[Any], BatchMaker] | None = None
+    batch: Callable[[Any], BatchMaker | None] | None = None  # None: not here (no numba)
     board: Callable[[Any], Board[Any]] | None = None
     terminal: Callable[[Any], Terminal] | None = None
     report: Callable[[], ScoreReport[Any, Any]] | None = None  # of a game's name: no options yet

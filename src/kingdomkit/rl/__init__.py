@@ -1,8 +1,9 @@
 """Reinforcement learning: every game as a PettingZoo AEC environment (aec.py) and as a
 Gymnasium single-agent environment against bots (gym.py, registered as
 kingdomkit/Kingdomino-v0, kingdomkit/Queendomino-v0, kingdomkit/Kingdoms-v0 on import), both
-written once against the protocol (the games' `observe`, `observation_spec`, `symmetries`);
-and a vector environment on a game's batched simulator (vector.py; `gymnasium.make_vec`).
+written once against the protocol and each game's `observation` capability (observation.py:
+`observer(game)`, `symmetries`); and a vector environment on a game's batched simulator (its
+`batch` capability, rewarded by batch.py; vector.py, `gymnasium.make_vec`).
 Needs the `rl` extra (numpy, numba, pettingzoo, gymnasium). Layouts, rewards, examples:
 docs/rl.md.
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kingdomkit.core.protocol import Game, Symmetry
+from kingdomkit.core.protocol import Game
 from kingdomkit.rl.aec import KingdomkitAECEnv, env
 from kingdomkit.rl.gym import ENV_IDS, KingdomkitGymEnv, register_envs
+from kingdomkit.rl.observation import Symmetry, observer
+from kingdomkit.rl.observation import symmetries as observation_symmetries
 from kingdomkit.rl.vector import KingdomkitVectorEnv
 
 register_envs()
@@ -21,8 +24,8 @@ register_envs()
 
 def symmetries(game: Game[Any], observation: dict[str, Any]) -> list[Symmetry]:
     """The symmetries of an environment's observation (its "observation" arrays and its
-    "action_mask"), for data augmentation: `Game.symmetries`, identity first."""
-    return game.symmetries(observation["observation"], observation["action_mask"])
+    "action_mask"), for data augmentation: `observation.symmetries`, identity first."""
+    return observation_symmetries(game, observation["observation"], observation["action_mask"])
 
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "KingdomkitGymEnv",
     "KingdomkitVectorEnv",
     "env",
+    "observer",
     "register_envs",
     "symmetries",
 ]

@@ -1,5 +1,6 @@
 """What the PettingZoo and Gymnasium environments share, written once against the protocol:
-their spaces (from `Game.observation_spec`), the action mask, chance steps, and the rewards.
+their spaces (from the game's observer, observation.py), the action mask, chance steps, and
+the rewards.
 
 Rewards come only at the end of a game (every other step gives 0):
 
@@ -19,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from kingdomkit.core.protocol import CHANCE, Game, OptionError
+from kingdomkit.rl.observation import observer
 
 REWARDS = ("wdl", "margin")
 RENDER_MODES = ("ansi",)
@@ -36,7 +38,7 @@ def observation_space(game: Game[Any]) -> gymnasium.spaces.Dict:
     """Dict(observation=Dict(one Box per array of the game's spec), action_mask=Box)."""
     boxes: dict[str, gymnasium.spaces.Space[Any]] = {
         name: gymnasium.spaces.Box(spec.low, spec.high, spec.shape, np.dtype(spec.dtype))
-        for name, spec in game.observation_spec().items()
+        for name, spec in observer(game).spec().items()
     }
     return gymnasium.spaces.Dict(
         {

@@ -8,7 +8,7 @@
         env.step(action)
 
 Agents are "player_0" .. "player_{n-1}", seat n of the game. An observation is a dict:
-"observation", the game's arrays as that player sees them (`Game.observe`: never a secret,
+"observation", the game's arrays as that player sees them (its observer's `observe`: never a secret,
 seats ordered from the player on), and "action_mask", int8 of `num_actions`, 1 on the legal
 actions (all 0 for a player who is not to act). The action space is Discrete(num_actions),
 the game's own action layout. Chance steps never reach the agents: they are drawn inside from
@@ -38,6 +38,7 @@ from kingdomkit.rl.adapter import (
     observation_space,
     resolve_chance,
 )
+from kingdomkit.rl.observation import observer
 
 Observation = dict[str, Any]
 
@@ -51,6 +52,7 @@ class KingdomkitAECEnv(AECEnv[str, Observation, Any]):
         super().__init__()  # type: ignore[no-untyped-call]
         check_settings(reward, render_mode)
         self.game = game
+        self.observer = observer(game)
         self.reward = reward
         self.render_mode = render_mode
         self.metadata = {
@@ -96,7 +98,7 @@ class KingdomkitAECEnv(AECEnv[str, Observation, Any]):
         player = self.agent_ids[agent]
         acting = self.game.current_player(self.state) == player
         return {
-            "observation": self.game.observe(self.state, player),
+            "observation": self.observer.observe(self.state, player),
             "action_mask": action_mask(self.game, self.legal if acting else ()),
         }
 

@@ -36,8 +36,8 @@ import numpy as np
 
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
-from kingdomkit.core.protocol import TERMINAL, Game, KingdomkitError, OptionError
-from kingdomkit.core.registry import make_game
+from kingdomkit.core.protocol import TERMINAL, KingdomkitError, OptionError
+from kingdomkit.core.registry import game_info, make_game
 from kingdomkit.rl.adapter import (
     action_mask,
     check_settings,
@@ -45,6 +45,7 @@ from kingdomkit.rl.adapter import (
     observation_space,
     resolve_chance,
 )
+from kingdomkit.rl.observation import observer
 
 Observation = dict[str, Any]
 ENV_IDS = {
@@ -71,6 +72,7 @@ class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         check_settings(reward, render_mode)
         self.game = make_game(game, options)
+        self.observer = observer(self.game)
         players = self.game.num_players
         if seat is not None and (isinstance(seat, bool) or seat not in range(players)):
             raise OptionError(f"seat must be 0 to {players - 1} (or None), not {seat!r}")
@@ -149,7 +151,7 @@ class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
 
     def _observation(self) -> Observation:
         return {
-            "observation": self.game.observe(self.state, self.seat),
+            "observation": self.observer.observe(self.state, self.seat),
             "action_mask": action_mask(self.game, self.legal),
         }
 
@@ -168,7 +170,7 @@ def register_envs() -> None:
     with a batched simulator makes `kingdomkit.rl.vector.KingdomkitVectorEnv`."""
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            batched = type(make_game(game, {})).batch_simulator is not Game.batch_simulator
+            batched = game_info(game).capabilities.batch is not None
             gymnasium.register(
                 id=env_id,
                 entry_point="kingdomkit.rl.gym:KingdomkitGymEnv",

@@ -24,6 +24,7 @@ from torch import nn
 from torch.nn import functional
 
 from kingdomkit.core.protocol import Game
+from kingdomkit.rl.observation import observer
 
 ILLEGAL_LOGIT = -1e9
 FLAT_ARRAYS = ("line", "kings", "unseen", "seats", "counters")
@@ -90,7 +91,7 @@ class KingdominoPolicy(nn.Module):
 
     @classmethod
     def for_game(cls, game: Game[Any], channels: int = 32, hidden: int = 128) -> KingdominoPolicy:
-        spec = game.observation_spec()
+        spec = observer(game).spec()
         planes, side, _ = spec["kingdoms"].shape
         planes += DOMINO_PLANES
         flat = sum(int(np.prod(spec[name].shape)) for name in FLAT_ARRAYS)

@@ -1,7 +1,7 @@
-"""A Gymnasium vector environment on a game's batched simulator (`Game.batch_simulator`):
-N games stepped at once in compiled code, for learning at hundreds of thousands of steps a
-second. Written against the protocol; Kingdomino has a simulator (the `rl` extra brings
-numba), and a game without one says so (use `vectorization_mode="sync"` for it).
+"""A Gymnasium vector environment on a game's batched simulator (its `batch` capability,
+rewarded by batch.py): N games stepped at once in compiled code, for learning at hundreds of
+thousands of steps a second. Written against the protocol; Kingdomino has a simulator (the
+`rl` extra brings numba), and a game without one says so (use `vectorization_mode="sync"`).
 
     import gymnasium, kingdomkit.rl
     envs = gymnasium.make_vec("kingdomkit/Kingdomino-v0", num_envs=256, players=2,
@@ -42,9 +42,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from kingdomkit.core.protocol import BatchStep, OptionError
+from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.rl.adapter import check_settings, observation_space
+from kingdomkit.rl.batch import BatchStep, batch_simulator
 
 Observation = dict[str, Any]
 
@@ -69,7 +70,7 @@ class KingdomkitVectorEnv(VectorEnv[Observation, Any, Any]):
         self.game = make_game(game, options)
         players = self.game.num_players
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else opponents
-        simulator = self.game.batch_simulator(num_envs, specs, seat, reward, float(illegal_reward))
+        simulator = batch_simulator(self.game, num_envs, specs, seat, reward, float(illegal_reward))
         if simulator is None:
             raise OptionError(
                 f"{game} has no batched simulator here (Kingdomino has one with numba, the rl "

@@ -1,22 +1,22 @@
-"""Kingdomino's batched simulator (`Kingdomino.batch_simulator`): N games stepped at once by
-the compiled kernel of batch_kernel.py, for learning at hundreds of thousands of steps a
-second. `kingdomkit.rl`'s vector environment is built on it.
+"""Kingdomino's batched simulator (its `batch` capability, shape.py): N games stepped at once
+by the compiled kernel of batch_kernel.py, for learning at hundreds of thousands of steps a
+second. `kingdomkit.rl`'s vector environment is built on it, and gives the rewards
+(kingdomkit.rl.batch): the simulator says how the games ended, not what that is worth.
 
-    batch = game.batch_simulator(256, opponents=["greedy"], seat=0, reward="wdl",
-                                 illegal_reward=-1.0)
-    out = batch.reset(seeds=range(256))     # a BatchStep (core/protocol.py)
+    batch = kingdomkit.rl.observation.batch_maker(game)(256, opponents=["greedy"], seat=0)
+    out = batch.reset(seeds=range(256))     # a SimulatorStep (kingdomkit.rl.observation)
     out = batch.step(actions)               # actions[i]: game i's action, legal in
                                             # out.action_mask[i]
 
 Opponents are the compiled playout policies ("random", "greedy": the full greedy bot), one
-per other seat in seat order; None is self-play. Observations are `Kingdomino.observe`'s
-arrays, byte for byte, with the game as first index. Each game draws from its own SplitMix64
-stream, started at `stream_seed(seeds[i])` and going on from one episode to the next; the
-reference engine playing the same learner actions from that stream, with the bots'
-`kingdomkit.bots.playouts` policies, plays the same games (batch_kernel.py says the order of
-the draws).
+per other seat in seat order; None is self-play. Observations are those of Kingdomino's
+encoding (encoding.py), byte for byte, with the game as first index. Each game draws from its
+own SplitMix64 stream, started at `stream_seed(seeds[i])` and going on from one episode to
+the next; the reference engine playing the same learner actions from that stream, with the
+bots' `kingdomkit.bots.playouts` policies, plays the same games (batch_kernel.py says the
+order of the draws).
 
-Versions: 1, the first.
+Versions: 1, the first; 2, no rewards (the returns instead: kingdomkit.rl.batch rewards them).
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.core.protocol import BatchStep, OptionError
+from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.rng import MASK64, splitmix64_next
 from kingdomkit.games.kingdomino import batch_kernel as bk
 from kingdomkit.games.kingdomino import kernel as kn
+from kingdomkit.rl.observation import SimulatorStep, observer
 
 if TYPE_CHECKING:
     from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
 
 Ints = npt.NDArray[np.int64]
 OPPONENT_POLICIES = {"random": kn.RANDOM, "greedy": kn.GREEDY}
-REWARDS = ("wdl", "margin")
 OBSERVATION_ORDER = ("kingdoms", "line", "kings", "unseen", "seats", "counters")  # the kernel's
 
 
@@ -59,16 +59,11 @@ class KingdominoBatch:
         num_envs: int,
         opponents: Sequence[str] | None,
         seat: int | None,
-        reward: str,
-        illegal_reward: float,
     ) -> None:
         players = game.num_players
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionError(f"the number of games is a whole number from 1 up, not {num_envs!r}")
-        if reward not in REWARDS:
-            raise OptionError(f"unknown reward {reward!r} (known: {', '.join(REWARDS)})")
         settings = np.zeros(bk.SETTINGS_SIZE, np.int64)
-        settings[bk.MARGIN] = reward == "margin"
         self.policies = np.full((players, players), bk.LEARNER, np.int64)
         if opponents is None:
             settings[bk.SELF_PLAY] = 1
@@ -86,7 +81,6 @@ class KingdominoBatch:
                 others = [p for p in range(players) if p != learner]
                 self.policies[learner, others] = codes
         self.settings = settings
-        self.illegal_reward = float(illegal_reward)
         self.game = game
         self.num_envs = n = num_envs
         self.players = players
@@ -104,13 +98,12 @@ class KingdominoBatch:
             np.full(n, -1, np.int64),  # actor
             np.ones(n, np.int64),  # pending: every game starts a new episode at the next step
         )
-        spec = game.observation_spec()
+        spec = observer(game).spec()
         self.observation = {
             name: np.zeros((n, *array.shape), np.dtype(array.dtype)) for name, array in spec.items()
         }
         self.out = (
             np.zeros((n, self.num_actions), np.int8),
-            np.zeros(n, np.float64),
             np.zeros(n, np.int8),
             np.zeros(n, np.int8),
             np.zeros(n, np.int64),
@@ -130,7 +123,7 @@ class KingdominoBatch:
             )
         return code
 
-    def reset(self, seeds: Iterable[int] | None = None) -> BatchStep:
+    def reset(self, seeds: Iterable[int] | None = None) -> SimulatorStep:
         """New episodes in every game; game i's stream starts at stream_seed(seeds[i]) (None:
         the streams go on, or are drawn from the operating system the first time)."""
         streams = self.arrays[5]
@@ -147,7 +140,7 @@ class KingdominoBatch:
         self.arrays[8][:] = 1
         return self._step(self._ignored)
 
-    def step(self, actions: Any) -> BatchStep:
+    def step(self, actions: Any) -> SimulatorStep:
         """Plays actions[i] in game i (game numbering: `Kingdomino.num_actions` actions)."""
         if not self.seeded:
             raise OptionError("call reset() before step()")
@@ -160,27 +153,26 @@ class KingdominoBatch:
             raise OptionError(f"actions are whole numbers, not {values.dtype}")
         return self._step(values.astype(np.int64, copy=False))
 
-    def _step(self, actions: Ints) -> BatchStep:
+    def _step(self, actions: Ints) -> SimulatorStep:
         bk.step_batch(
             actions,
             self.arrays,
             self.tables,
             self.settings,
             self.policies,
-            self.illegal_reward,
             tuple(self.observation[name] for name in OBSERVATION_ORDER),
             self.out,
             numba.get_num_threads(),
         )
-        mask, reward, terminated, illegal, player, rewards, scores = self.out
-        return BatchStep(
+        mask, terminated, illegal, player, returns, scores = self.out
+        return SimulatorStep(
             self.observation,
             mask,
-            reward,
             terminated.view(np.bool_),
             illegal.view(np.bool_),
             player,
+            self.arrays[7],
             self.arrays[6],
-            rewards,
+            returns,
             scores,
         )

@@ -1,7 +1,9 @@
 """Compiled steps of many Kingdomino games at once (numba), for the batched simulator of
 batch.py: each game's learner decisions come in, chance and the bots' moves are played
 inside, and the next observation (the arrays of encoding.py, byte for byte), action mask
-and rewards go out. Imported only by batch.py, only when numba is there.
+and how the games ended (their returns and scores) go out; what that is worth to a learner is
+the RL layer's to say (kingdomkit.rl.batch). Imported only by batch.py, only when numba is
+there.
 
 The games' arrays are kernel.py's with one more leading index, the game: st (N, STATE_SIZE),
 rows (N, P, LAYERS, side + 2), grid and crowns (N, P, gw * gw), info (N, P, INFO_SIZE), and one
@@ -16,7 +18,9 @@ decision; greedy: one only to break a tie). The learner's decisions draw nothing
 reference engine fed the same `SplitMix64` stream and the same learner actions plays the very
 same games (tests/test_rl_batch.py checks it).
 
-Versions: 1, the first (Kingdomino rules version 1, observation layout version 1).
+Versions (Kingdomino rules version 1, observation layout version 1): 1, the first; 2, the
+returns instead of the rewards (wdl, margin and the illegal action's reward moved to
+kingdomkit.rl.batch, in numpy, after the kernel).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 from typing import Any
 
 import numba
-import numpy as np
 
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino.encoding import CROWN_PLANE, PLANES
@@ -34,8 +37,8 @@ Array = Any  # numpy arrays; numba types them at compile time
 
 LEARNER = -1  # a seat's policy code when the learner plays it
 # settings: what every game of the batch shares
-SELF_PLAY, MARGIN, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2, 3
-SETTINGS_SIZE = 4
+SELF_PLAY, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2
+SETTINGS_SIZE = 3
 CASTLE_PLANE = 7
 ROOM_PLANE = 8
 TERRAINS = 6
@@ -248,33 +251,6 @@ def observe(
 
 
 @kn.jit
-def final_rewards(
-    st: Array, kingdoms: Any, tables: Any, work: Any, margin: int, scores: Array, out: Array
-) -> None:
-    """Every player's reward at the end (`kingdomkit.rl.adapter.final_rewards`: wdl, or the
-    margin when `margin`), and the scores."""
-    players = tables[0][kn.PLAYERS]
-    shares = np.zeros(players, np.float64)
-    kn.final_results(st, kingdoms, tables, work, scores, shares)
-    if not margin:
-        for p in range(players):
-            out[p] = 2.0 * shares[p] - 1.0
-        return
-    best_winner = -1e300
-    best_other = -1e300
-    for p in range(players):
-        if shares[p] > 0:
-            best_winner = max(best_winner, scores[p])
-        else:
-            best_other = max(best_other, scores[p])
-    for p in range(players):
-        if shares[p] > 0:
-            out[p] = scores[p] - best_other if best_other > -1e300 else 0.0
-        else:
-            out[p] = scores[p] - best_winner
-
-
-@kn.jit
 def start_episode(
     st: Array, kingdoms: Any, tables: Any, work: Any, rng: Array, settings: Array, policies: Array
 ) -> int:
@@ -302,23 +278,21 @@ def step_one(
     work: Any,
     settings: Array,
     policies: Array,
-    illegal_reward: float,
     obs: Any,
     out: Any,
 ) -> None:
     """One step of game i (module card); a game whose episode ended starts a new one.
     `policies[s, p]`: the policy of player p when the learner sits at s."""
     st_all, rows, grid, crowns, info, streams, seat_all, actor_all, pending = arrays
-    mask_out, reward_out, terminated_out, illegal_out, player_out, finals_out, scores_out = out
+    mask_out, terminated_out, illegal_out, player_out, returns_out, scores_out = out
     st = st_all[i]
     kingdoms = (rows[i], grid[i], crowns[i], info[i])
     rng = streams[i : i + 1]
     num_actions = mask_out.shape[1]
     mask = mask_out[i]
-    reward_out[i] = 0.0
     terminated_out[i] = 0
     illegal_out[i] = 0
-    finals_out[i, :] = 0.0
+    returns_out[i, :] = 0.0
     scores_out[i, :] = 0.0
     if pending[i]:
         pending[i] = 0
@@ -333,16 +307,12 @@ def step_one(
             # An illegal action ends the episode (as the single-agent environment does).
             terminated_out[i] = 1
             illegal_out[i] = 1
-            reward_out[i] = illegal_reward
             pending[i] = 1
         else:
             decide(st, kernel_action(action, num_actions), kingdoms, tables, work)
             advance(st, kingdoms, tables, work, rng, seat, policies[max(seat, 0)])
             if st[kn.PHASE] == OVER:
-                final_rewards(
-                    st, kingdoms, tables, work, settings[MARGIN], scores_out[i], finals_out[i]
-                )
-                reward_out[i] = finals_out[i, actor]
+                kn.final_results(st, kingdoms, tables, work, scores_out[i], returns_out[i])
                 terminated_out[i] = 1
                 pending[i] = 1
     seat = seat_all[i]
@@ -368,7 +338,6 @@ def step_batch(
     tables: Any,
     settings: Array,
     policies: Array,
-    illegal_reward: float,
     obs: Any,
     out: Any,
     threads: int,
@@ -380,4 +349,4 @@ def step_batch(
     for block in numba.prange(blocks):
         work = kn.work_arrays(tables[0], squares)
         for i in range(block * count // blocks, (block + 1) * count // blocks):
-            step_one(i, actions, arrays, tables, work, settings, policies, illegal_reward, obs, out)
+            step_one(i, actions, arrays, tables, work, settings, policies, obs, out)

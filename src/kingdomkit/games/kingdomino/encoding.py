@@ -1,5 +1,6 @@
 """Kingdomino's observation encoding: a position as one player sees it, as fixed-shape numpy
-arrays for learning (`Kingdomino.observe`), and its eight symmetries (`Kingdomino.symmetries`).
+arrays for learning (its `observation` capability, kingdomkit.rl.observation), and its eight
+symmetries.
 
 Version 1. P = players; seat i is player (observer + i) % P, so the observer is always seat
 0; S = side of the frame centred on the castle (9 for 5x5, 13 for 7x7: every cell a kingdom can
@@ -55,11 +56,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from kingdomkit.core.protocol import ArraySpec, Observation, Symmetry
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, NUM_DOMINOES, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import Bitboard, Geometry
 from kingdomkit.games.kingdomino.state import CLAIM, CLAIMS, OVER, PHASE_NAMES, PLACE
+from kingdomkit.rl.observation import ArraySpec, Observation, Symmetry
 
 if TYPE_CHECKING:
     from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
@@ -242,6 +243,8 @@ class KingdominoEncoder:
     """The encoding for one configured game, with its tables built once. Rows of `line` and
     `kings` are looked up whole in tables; a kingdom's planes and score are kept per kingdom
     (positions share their unchanged kingdoms, so most steps encode one new kingdom)."""
+
+    version = VERSION  # the layout: Observer.version
 
     def __init__(self, game: Kingdomino) -> None:
         self.game = game

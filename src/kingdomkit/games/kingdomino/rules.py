@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from kingdomkit.core.protocol import (
     CHANCE,
@@ -64,9 +64,6 @@ from kingdomkit.games.kingdomino.state import (
     KingdominoState,
     king_orders,
 )
-
-if TYPE_CHECKING:
-    from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
 
 
 class Breakdown(NamedTuple):
@@ -383,37 +380,11 @@ class Kingdomino(Game[KingdominoState]):
                 self.__dict__["_accelerator"] = KingdominoAccelerator(self)
         return self.__dict__["_accelerator"]
 
-    def batch_simulator(
-        self,
-        num_envs: int,
-        opponents: Sequence[str] | None,
-        seat: int | None,
-        reward: str,
-        illegal_reward: float,
-    ) -> Any:
-        """N games in the compiled kernel (batch.py); None without numba and numpy."""
-        accelerator = self.accelerator()
-        if accelerator is None:
-            return None
-        from kingdomkit.games.kingdomino.batch import KingdominoBatch
-
-        return KingdominoBatch(self, accelerator, num_envs, opponents, seat, reward, illegal_reward)
-
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without its kernel (worker processes make their own when they need it)."""
         state = super().__getstate__()
         state.pop("_accelerator", None)
         return state
-
-    # -- observations for learning (encoding.py, which needs numpy) ------------------------
-    observation_version = 1  # encoding.VERSION
-
-    def make_encoder(self) -> KingdominoEncoder:
-        """The observation encoder (encoding.py); its symmetries are
-        the 8 rotations and reflections of the kingdoms."""
-        from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
-
-        return KingdominoEncoder(self)
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdomino.state import KingdominoState
+    from kingdomkit.rl.observation import BatchMaker, Observer
     from kingdomkit.server.board import Board
 
 
@@ -37,6 +39,25 @@ def board(game: Kingdomino) -> Board[Any]:
     return KingdominoBoard(game)
 
 
+def observation(game: Kingdomino) -> Observer[KingdominoState]:
+    """Kingdomino's observation encoding (encoding.py, which needs numpy, imported only here); its
+    symmetries are the 8 rotations and reflections of the kingdoms."""
+    from kingdomkit.games.kingdomino.encoding import KingdominoEncoder
+
+    return KingdominoEncoder(game)
+
+
+def batch(game: Kingdomino) -> BatchMaker | None:
+    """N games at once in the compiled kernel (batch.py), for the RL layer, which rewards them;
+    None without numba and numpy."""
+    accelerator = game.accelerator()
+    if accelerator is None:
+        return None
+    from kingdomkit.games.kingdomino.batch import KingdominoBatch
+
+    return partial(KingdominoBatch, game, accelerator)
+
+
 SHAPE = GameShape(
     name="kingdomino",
     summary="Kingdomino, 2-4 players, with every official variant",
@@ -45,5 +66,11 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
+    capabilities=Capabilities(
+        report=score_report,
+        benchmarks=benchmarks,
+        board=board,
+        observation=observation,
+        batch=batch,
+    ),
 )

@@ -1,6 +1,7 @@
 """Kingdoms' observation encoding: a position as one player sees it, as fixed-shape numpy arrays
-for learning (`Kingdoms.observe`), and its four symmetries. Always encoded from the player's
-view, so the other players' starting tiles and a tile another player has drawn never show.
+for learning (its `observation` capability, kingdomkit.rl.observation), and its four
+symmetries. Always encoded from the player's view, so the other players' starting tiles and a
+tile another player has drawn never show.
 
 Version 1. P = players, seat i is player (observer + i) % P; the board is 5 rows x 6 columns
 (plane element [row, column]); tile types in the order of tiles.py (+1 .. +6, -1 .. -6,
@@ -43,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from kingdomkit.core.protocol import ArraySpec, Observation, Symmetry
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
     CASTLE_BASE,
@@ -52,6 +52,7 @@ from kingdomkit.games.kingdoms.actions import (
 )
 from kingdomkit.games.kingdoms.state import DEAL, DRAW, HIDDEN, PHASE_NAMES, PLACE, PLAY
 from kingdomkit.games.kingdoms.tiles import FULL_SUPPLY, RANKS, TYPES
+from kingdomkit.rl.observation import ArraySpec, Observation, Symmetry
 
 if TYPE_CHECKING:
     from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
@@ -65,6 +66,8 @@ Array = NDArray[Any]
 
 class KingdomsEncoder:
     """The encoding for one configured game."""
+
+    version = VERSION  # the layout: Observer.version
 
     def __init__(self, game: Kingdoms) -> None:
         self.game = game

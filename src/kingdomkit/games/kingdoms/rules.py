@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kingdomkit.core.protocol import (
     CHANCE,
@@ -73,9 +73,6 @@ from kingdomkit.games.kingdoms.state import (
     Scored,
 )
 from kingdomkit.games.kingdoms.tiles import FULL_SUPPLY, RANKS, TYPES
-
-if TYPE_CHECKING:
-    from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
 
 LINES_OF_SPACE = tuple(
     tuple(i for i, line in enumerate(bd.LINES) if space in line) for space in range(bd.SPACES)
@@ -374,16 +371,6 @@ class Kingdoms(Game[KingdomsState]):
             for index, tile in zip(sorted(indices), rng.sample(pool, len(indices)), strict=True):
                 concealed[index] = tile
         return concealed
-
-    # -- observations for learning (encoding.py, which needs numpy) ------------------------
-    observation_version = 1  # encoding.VERSION
-
-    def make_encoder(self) -> KingdomsEncoder:
-        """The observation encoder (encoding.py); its symmetries are
-        the board mirrored left to right, top to bottom, or both."""
-        from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
-
-        return KingdomsEncoder(self)
 
     # -- scores ------------------------------------------------------------------------
     def scores(self, state: KingdomsState) -> tuple[float, ...]:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.kingdoms.state import KingdomsState
+    from kingdomkit.rl.observation import Observer
     from kingdomkit.server.board import Board
 
 
@@ -37,6 +38,14 @@ def board(game: Kingdoms) -> Board[Any]:
     return KingdomsBoard(game)
 
 
+def observation(game: Kingdoms) -> Observer[KingdomsState]:
+    """Kingdoms' observation encoding (encoding.py, which needs numpy, imported only here); its
+    symmetries are the board mirrored left to right, top to bottom, or both."""
+    from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
+
+    return KingdomsEncoder(game)
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -46,5 +55,7 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
+    capabilities=Capabilities(
+        report=score_report, benchmarks=benchmarks, board=board, observation=observation
+    ),
 )

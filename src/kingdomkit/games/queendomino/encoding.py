@@ -1,6 +1,7 @@
 """Queendomino's observation encoding: a position as one player sees it, as fixed-shape numpy
-arrays for learning (`Queendomino.observe`), and its eight symmetries. Kingdomino's encoding
-(kingdomino/encoding.py) is reused for the kingdom planes, the lines and the kings.
+arrays for learning (its `observation` capability, kingdomkit.rl.observation), and its eight
+symmetries. Kingdomino's encoding (kingdomino/encoding.py) is reused for the kingdom planes, the
+lines and the kings.
 
 Version 1. P = players, seat i is player (observer + i) % P; R = realms (P, or P / 2 in team
 play), realm seat j is realm (observer's realm + j) % R; K = kings; L = line length (4, or 8
@@ -61,7 +62,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from kingdomkit.core.protocol import ArraySpec, Observation, Symmetry
 from kingdomkit.games.kingdomino.encoding import (
     FLAGS,
     INT16_MAX,
@@ -95,6 +95,7 @@ from kingdomkit.games.queendomino.state import (
     SPACES,
     TAX,
 )
+from kingdomkit.rl.observation import ArraySpec, Observation, Symmetry
 
 if TYPE_CHECKING:
     from kingdomkit.games.queendomino.rules import Queendomino, QueendominoState
@@ -135,6 +136,8 @@ def _features(building: Building) -> list[int]:
 
 class QueendominoEncoder:
     """The encoding for one configured game, with its tables built once."""
+
+    version = VERSION  # the layout: Observer.version
 
     def __init__(self, game: Queendomino) -> None:
         self.game = game

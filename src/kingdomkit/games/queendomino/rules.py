@@ -54,7 +54,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kingdomkit.core.protocol import (
     CHANCE,
@@ -105,9 +105,6 @@ from kingdomkit.games.queendomino.state import (
     QueendominoState,
     Realm,
 )
-
-if TYPE_CHECKING:
-    from kingdomkit.games.queendomino.encoding import QueendominoEncoder
 
 # What `forecast` adds for a search bot's leaves (guesses, to be tuned by arena runs): the
 # coins one knight's tax brings, and the value over a third of a point of a coin that can
@@ -621,16 +618,6 @@ class Queendomino(Game[QueendominoState]):
     result = records.result
     record_body = records.record_body
     record_events = records.record_events
-
-    # -- observations for learning (encoding.py, which needs numpy) ------------------------
-    observation_version = 2  # encoding.VERSION
-
-    def make_encoder(self) -> QueendominoEncoder:
-        """The observation encoder (encoding.py); its symmetries are
-        the 8 rotations and reflections of the kingdoms."""
-        from kingdomkit.games.queendomino.encoding import QueendominoEncoder
-
-        return QueendominoEncoder(self)
 
     def building_on(self, state: QueendominoState, space: int) -> Building:
         return self.table[state.board[space]]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.games.queendomino.state import QueendominoState
+    from kingdomkit.rl.observation import Observer
     from kingdomkit.server.board import Board
 
 
@@ -37,6 +38,14 @@ def board(game: Queendomino) -> Board[Any]:
     return QueendominoBoard(game)
 
 
+def observation(game: Queendomino) -> Observer[QueendominoState]:
+    """Queendomino's observation encoding (encoding.py, which needs numpy, imported only here); its
+    symmetries are the 8 rotations and reflections of the kingdoms."""
+    from kingdomkit.games.queendomino.encoding import QueendominoEncoder
+
+    return QueendominoEncoder(game)
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -46,5 +55,7 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(report=score_report, benchmarks=benchmarks, board=board),
+    capabilities=Capabilities(
+        report=score_report, benchmarks=benchmarks, board=board, observation=observation
+    ),
 )
