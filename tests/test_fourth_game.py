@@ -17,6 +17,8 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from pettingzoo.test.api_test import api_test
+from pettingzoo.test.seed_test import seed_test
 
 from dominoduel.shape import SHAPE
 from kingdomkit.bots import BOTS, make_bot
@@ -58,6 +60,24 @@ def test_every_bot_plays_it(registered: None, bot: str) -> None:
     assert game.is_terminal(played.final_state)
     record = make_record(game, played.seed, ["bot", "random"], played.actions)
     assert replay_record(record).final_state == played.final_state
+
+
+def test_the_pettingzoo_environment_plays_it(registered: None) -> None:
+    import kingdomkit.rl as rl
+
+    api_test(rl.env("dominoduel"), num_cycles=200)  # type: ignore[no-untyped-call]
+    seed_test(lambda: rl.env("dominoduel"), num_cycles=200)  # type: ignore[no-untyped-call]
+    playing = rl.env("dominoduel")
+    playing.reset(seed=1)
+    rewards: dict[str, float] = {}
+    for agent in playing.agent_iter():
+        observation, reward, terminated, truncated, _ = playing.last()
+        assert observation is not None
+        rewards[agent] = rewards.get(agent, 0.0) + float(reward)
+        assert observation["observation"]["dominoes"].sum() == 12  # each domino in one place
+        legal = observation["action_mask"].nonzero()[0]
+        playing.step(None if terminated or truncated else int(legal[0]))
+    assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])  # a win and a loss, or a tie
 
 
 def test_simulate_finds_and_plays_it() -> None:
