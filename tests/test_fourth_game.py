@@ -80,6 +80,17 @@ def test_the_pettingzoo_environment_plays_it(registered: None) -> None:
     assert sorted(rewards.values()) in ([-1.0, 1.0], [0.0, 0.0])  # a win and a loss, or a tie
 
 
+def test_gymnasium_has_an_id_for_it(registered: None) -> None:
+    import gymnasium
+
+    from kingdomkit.rl.gym import register_envs
+
+    register_envs()
+    env = gymnasium.make("kingdomkit/DominoDuel-v0", opponents="greedy").unwrapped
+    observation, _ = env.reset(seed=2)
+    assert observation["observation"]["dominoes"].shape == (12, 5)
+
+
 def test_simulate_finds_and_plays_it() -> None:
     command = [sys.executable, "-m", "kingdomkit", "simulate", "dominoduel"]
     command += ["--bots", "greedy,random", "--games", "20", "--json"]

@@ -9,7 +9,8 @@
         if terminated:
             break
 
-Registered ids: kingdomkit/Kingdomino-v0, kingdomkit/Queendomino-v0, kingdomkit/Kingdoms-v0;
+Registered ids: one per installed game, from its printed name (kingdomkit/Kingdomino-v0,
+kingdomkit/Queendomino-v0, kingdomkit/Kingdoms-v0; `env_id(game)`);
 keyword arguments are the game's options (`players=4, middle_kingdom=True`) and:
 
     opponents       a bot spec for every other seat (kingdomkit.bots, e.g. "greedy",
@@ -28,6 +29,7 @@ the bots' choices come from generators derived from the episode's seed, itself d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
@@ -37,7 +39,7 @@ import numpy as np
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
 from kingdomkit.core.protocol import TERMINAL, KingdomkitError, OptionError
-from kingdomkit.core.registry import game_info, make_game
+from kingdomkit.core.registry import GAMES, game_info, make_game
 from kingdomkit.rl.adapter import (
     action_mask,
     check_settings,
@@ -48,11 +50,15 @@ from kingdomkit.rl.adapter import (
 from kingdomkit.rl.observation import observer
 
 Observation = dict[str, Any]
-ENV_IDS = {
-    "kingdomino": "kingdomkit/Kingdomino-v0",
-    "queendomino": "kingdomkit/Queendomino-v0",
-    "kingdoms": "kingdomkit/Kingdoms-v0",
-}
+
+
+def env_id(game: str) -> str:
+    """A game's Gymnasium id, from its printed name: kingdomkit/Kingdomino-v0."""
+    name = re.sub(r"\W", "", game_info(game).title) or game.capitalize()
+    return f"kingdomkit/{name}-v0"
+
+
+ENV_IDS = {game: env_id(game) for game in GAMES}  # the games installed when this was imported
 
 
 class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
@@ -166,13 +172,14 @@ class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
 
 
 def register_envs() -> None:
-    """Register the ids of ENV_IDS with Gymnasium (once); `gymnasium.make_vec` of a game
-    with a batched simulator makes `kingdomkit.rl.vector.KingdomkitVectorEnv`."""
-    for game, env_id in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
+    """Register every game's id with Gymnasium (once; a game registered since, too);
+    `gymnasium.make_vec` of a game with a batched simulator makes
+    `kingdomkit.rl.vector.KingdomkitVectorEnv`."""
+    for game in GAMES:
+        if env_id(game) not in gymnasium.registry:
             batched = game_info(game).capabilities.batch is not None
             gymnasium.register(
-                id=env_id,
+                id=env_id(game),
                 entry_point="kingdomkit.rl.gym:KingdomkitGymEnv",
                 vector_entry_point="kingdomkit.rl.vector:KingdomkitVectorEnv" if batched else None,
                 kwargs={"game": game},
