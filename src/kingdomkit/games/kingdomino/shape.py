@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.terminal.kit import Terminal
+
+
+def terminal(game: Kingdomino) -> Terminal:
+    """Kingdomino at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.kingdomino.terminal import TerminalUI
+
+    return TerminalUI()
+
 
 SHAPE = GameShape(
     name="kingdomino",
@@ -15,5 +28,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(terminal=terminal),
 )

@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.terminal.kit import Terminal
+
+
+def terminal(game: Kingdoms) -> Terminal:
+    """Kingdoms at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.kingdoms.terminal import TerminalUI
+
+    return TerminalUI()
+
 
 SHAPE = GameShape(
     name="kingdoms",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(terminal=terminal),
 )

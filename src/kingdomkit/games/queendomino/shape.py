@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
+
+if TYPE_CHECKING:
+    from kingdomkit.cli.terminal.kit import Terminal
+
+
+def terminal(game: Queendomino) -> Terminal:
+    """Queendomino at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.queendomino.terminal import TerminalUI
+
+    return TerminalUI()
+
 
 SHAPE = GameShape(
     name="queendomino",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(),
+    capabilities=Capabilities(terminal=terminal),
 )
