@@ -4,8 +4,8 @@ The loop knows only the protocol: it samples chance from the seed as `core.drive
 (`chance_rng(seed)`, one `seat_rng(seed, seat)` per seat), lets the bots act, and at the
 person's turn asks the game's terminal interface (its `terminal` capability, cli/terminal/kit.py;
 the plain text one, cli/terminal/plain.py, for a game that declares none) to draw the table and
-read a move. Every way out of a game (the end, `quit`, end of input,
-Ctrl-C) writes the record when `--record` asks for one, so nothing played is lost.
+read a move. Every way out of a game (the end, `quit`, end of input, Ctrl-C) writes the record
+when `--record` asks for one, so nothing played is lost.
 
 Every future draw follows from the seed, so the seed is a secret until the game is over: it is
 shown at the end, never before. A game stopped early is saved without it, and with every draw

@@ -211,15 +211,20 @@ def score_pad(
     title_justify: JustifyMethod = "center",
 ) -> Table:
     """A score pad: the rows of each section, a line after each, then the `total` row in
-    bold (its label first; blank cells stay blank)."""
+    bold (its label first; blank cells stay blank; see `bold_row`)."""
     table = Table(*columns, title=title, title_justify=title_justify)
     for section in sections:
         for row in section:
             table.add_row(*row)
         table.add_section()
     if total is not None:
-        table.add_row(*(Text(cell, style="bold") if cell else "" for cell in total))
+        table.add_row(*bold_row(total))
     return table
+
+
+def bold_row(cells: Sequence[str]) -> list[RenderableType]:
+    """A row of totals: each cell in bold, blank cells blank."""
+    return [Text(cell, style="bold") if cell else "" for cell in cells]
 
 
 def right(header: str | Text) -> Column:

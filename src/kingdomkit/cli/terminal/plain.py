@@ -17,6 +17,9 @@ from rich.text import Text
 
 from kingdomkit.cli.terminal.kit import (
     MOVES_HINT,
+    GameTerminal,
+    Screen,
+    Seen,
     count,
     in_colour,
     log_panel,
@@ -25,77 +28,61 @@ from kingdomkit.cli.terminal.kit import (
     winners_line,
     your_turn,
 )
-from kingdomkit.core.protocol import Game, check_move_length
+from kingdomkit.core.protocol import Game
 
 
-class PlainTerminal:
+class PlainTerminal(GameTerminal[Game[Any], object]):
     """A `Terminal` for any game, in its notation (see the module card)."""
 
-    def draw(
-        self,
-        console: Console,
-        game: Game[Any],
-        state: Any,
-        seat: int,
-        names: Sequence[str],
-        log: Sequence[str],
-    ) -> None:
-        console.print(game.render(state, seat), markup=False, highlight=False)
-        console.print(log_panel(log))
-        if game.current_player(state) == seat:
+    game_type = Game
+    state_type = object
+
+    def screen(self, seen: Seen[Game[Any], object]) -> Screen:
+        game, state = seen.game, seen.state
+        log = log_panel(seen.log)
+        headline = None
+        if game.current_player(state) == seen.seat:
             moves = count(len(game.legal_actions(state)), "legal move")
-            line = your_turn().append(f"type a move in the game's notation ({moves}). ")
-            console.print(line.append(MOVES_HINT))
+            headline = your_turn().append(f"type a move in the game's notation ({moves}). ")
+            headline.append(MOVES_HINT)
+        picture = Text(game.render(state, seen.seat))
+        return Screen(status=picture, row=[log], under=[], narrow=[log], headline=headline)
 
     def prompt(self, game: Game[Any], state: Any) -> str:
         return "move > "
 
-    def parse(self, game: Game[Any], state: Any, text: str) -> int:
-        check_move_length(text)
+    def read(self, game: Game[Any], state: object, words: str, text: str) -> int:
         return game.parse_action(state, text.strip())
 
-    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
-        return [game.action_to_string(state, action) for action in game.legal_actions(state)]
+    def move_text(self, game: Game[Any], state: object, action: int) -> str:
+        return game.action_to_string(state, action)
 
     def help_text(self, game: Game[Any], state: Any) -> str:
-        return (
-            f"Moves are typed in {game.name}'s notation, exactly as ? lists them "
-            f"(for instance: {self.moves_help(game, state)[0]})."
-            if game.legal_actions(state)
-            else f"Moves are typed in {game.name}'s notation, as ? lists them."
-        )
-
-    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
         legal = game.legal_actions(state)
-        if len(legal) != 1:
-            return None
-        return f"Your only move: {game.action_to_string(state, legal[0])}."
+        example = f" (for instance: {game.action_to_string(state, legal[0])})" if legal else ""
+        return f"Moves are typed in {game.name}'s notation, exactly as ? lists them{example}."
 
-    def describe(
+    def forced_move(
+        self, game: Game[Any], state: object, action: int, names: Sequence[str]
+    ) -> str | None:
+        return f"Your only move: {game.action_to_string(state, action)}."
+
+    def entry(
         self,
         game: Game[Any],
-        before: Any,
+        before: object,
         action: int,
-        after: Any,
+        after: object,
         names: Sequence[str],
-        seat: int | None = None,
+        seat: int | None,
     ) -> str | None:
         if game.is_chance(before):
             return None
         return f"played {game.action_to_string(before, action)}"
 
-    def interlude(
-        self,
-        console: Console,
-        game: Game[Any],
-        before: Any,
-        action: int,
-        after: Any,
-        names: Sequence[str],
-    ) -> bool:
-        return False
-
-    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
+    def ending(
+        self, console: Console, game: Game[Any], state: object, names: Sequence[str]
+    ) -> None:
         scores = game.scores(state)
         rows: list[list[RenderableType]] = [
             [Text(name), _number(score)] for name, score in zip(names, scores, strict=True)

@@ -507,7 +507,16 @@ def placement_hint(game: HasGeometry, first: Point, second: Point) -> str:
     )
 
 
-CLAIM_HINT = ": type its number. ? lists the free ones."
+def claim_headline(text: Text) -> Text:
+    """The headline's end when the person's king chooses from the new line."""
+    text.append("choose a domino of the new line", style="bold")
+    return text.append(": type its number. ? lists the free ones.")
+
+
+def beside(point: Point, direction: str) -> Point:
+    """The square next to `point` in a typed `direction` (up, u, left, ...)."""
+    dx, dy = STEPS[DIRECTION_WORDS[direction]]
+    return point[0] + dx, point[1] + dy
 
 
 def check_squares(
@@ -561,10 +570,8 @@ def _headline(game: Kingdomino, state: KingdominoState, seat: int) -> Text | Non
         example = _example(game, state)
         if example is not None:
             text.append("\n  " + placement_hint(game, *example))
-    else:
-        text.append("choose a domino of the new line", style="bold")
-        text.append(CLAIM_HINT)
-    return text
+        return text
+    return claim_headline(text)
 
 
 def _square_words(terrain: int, crowns: int) -> str:
@@ -613,8 +620,7 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
         raise IllegalActionError(f"the domino to place is {number}, not {given}")
     first = cell_point(game, column1, row1)
     if direction is not None:
-        dx, dy = STEPS[DIRECTION_WORDS[direction]]
-        second = (first[0] + dx, first[1] + dy)
+        second = beside(first, direction)
         name = cell_name(game, first)
         if max(abs(second[0]), abs(second[1])) > game.geo.reach:
             raise IllegalActionError(

@@ -51,6 +51,7 @@ from kingdomkit.cli.terminal.kit import (
     GameTerminal,
     Screen,
     Seen,
+    bold_row,
     colour,
     either,
     log_panel,
@@ -786,11 +787,14 @@ def score_sheet(sheet: Sequence[Event], names: Sequence[str]) -> Table:
         kind = "rows" if event["line"].startswith("row") else "columns"
         for player in range(players):
             totals[kind][player] += event["gold"][player]
-    sums = [[kind, "", *map(signed, gold)] for kind, gold in totals.items()]
+    sums: list[list[RenderableType]] = [
+        [kind, "", *map(signed, gold)] for kind, gold in totals.items()
+    ]
     epoch = [signed(r + c) for r, c in zip(totals["rows"], totals["columns"], strict=True)]
     columns: list[Column | str] = ["line", right("base")]
     columns += [right(_player_text(names, p)) for p in range(players)]
-    return score_pad("Scores of the epoch", columns, [lines, sums], ["epoch", "", *epoch], "left")
+    sums.append(bold_row(["epoch", "", *epoch]))  # the epoch's total, with its two parts
+    return score_pad("Scores of the epoch", columns, [lines, sums], title_justify="left")
 
 
 def _line_gold(parts: Sequence[dict[str, Any]], player: int, gold: int) -> Text:

@@ -58,16 +58,16 @@ from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.geometry import Cell
 from kingdomkit.games.kingdomino.terminal import (
     CASTLE_STYLE,
-    CLAIM_HINT,
     CROWN_STYLES,
     DIRECTION_WORDS,
-    STEPS,
     TARGET_STYLE,
     TERRAIN_STYLES,
     Palette,
+    beside,
     cell_name,
     cell_point,
     check_squares,
+    claim_headline,
     domino_text,
     king_order,
     kingdom_area,
@@ -579,8 +579,7 @@ def _headline(
             "only once a round.\n  Type its tile id, name or price; or pass."
         )
     else:
-        text.append("choose a domino of the new line", style="bold")
-        text.append(CLAIM_HINT)
+        return claim_headline(text)
     return text
 
 
@@ -680,8 +679,7 @@ def _parse_place(game: Queendomino, state: QueendominoState, words: str, text: s
         raise IllegalActionError(f"the domino to place is {label}, not {given.upper()}")
     first = cell_point(game, column1, row1)
     if direction is not None:
-        dx, dy = STEPS[DIRECTION_WORDS[direction]]
-        second = (first[0] + dx, first[1] + dy)
+        second = beside(first, direction)
         if max(map(abs, second)) > game.geo.reach:
             raise IllegalActionError(f"{words}: square 2 would be off the board")
     else:
