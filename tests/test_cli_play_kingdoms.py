@@ -19,7 +19,8 @@ from rich.console import Console
 
 from kingdomkit.bots import make_bot
 from kingdomkit.cli.main import main
-from kingdomkit.cli.play import TerminalInterface, load_interface
+from kingdomkit.cli.play import load_interface
+from kingdomkit.cli.terminal.kit import Terminal
 from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import CHANCE, Game, IllegalActionError
 from kingdomkit.core.record import read_record, replay_record
@@ -762,5 +763,5 @@ def test_help_explains_the_moves_and_the_scoring() -> None:
 
 
 def test_the_interface_is_found_by_the_games_name() -> None:
-    interface: TerminalInterface = load_interface(GAME)
+    interface: Terminal = load_interface(GAME)
     assert isinstance(interface, TerminalUI)

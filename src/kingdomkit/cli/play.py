@@ -2,9 +2,10 @@
 
 The loop knows only the protocol: it samples chance from the seed as `core.driver` does
 (`chance_rng(seed)`, one `seat_rng(seed, seat)` per seat), lets the bots act, and at the
-person's turn asks the game's terminal interface, `kingdomkit.games.<name>.terminal.TerminalUI`,
-to draw the table and read a move. Every way out of a game (the end, `quit`, end of input,
-Ctrl-C) writes the record when `--record` asks for one, so nothing played is lost.
+person's turn asks the game's terminal interface (its `terminal` capability, cli/terminal/kit.py;
+the plain text one, cli/terminal/plain.py, for a game that declares none) to draw the table and
+read a move. Every way out of a game (the end, `quit`, end of input, Ctrl-C) writes the record
+when `--record` asks for one, so nothing played is lost.
 
 Every future draw follows from the seed, so the seed is a secret until the game is over: it is
 shown at the end, never before. A game stopped early is saved without it, and with every draw
@@ -21,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import os
 import random
 import sys
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rich.columns import Columns
 from rich.console import Console
@@ -37,6 +37,8 @@ from rich.text import Text
 from kingdomkit.bots import BOTS, make_bot
 from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
 from kingdomkit.cli.replay import with_file_options
+from kingdomkit.cli.terminal.kit import Terminal
+from kingdomkit.cli.terminal.plain import PlainTerminal
 from kingdomkit.core.driver import Agent, chance_rng, notify_decision, seat_rng
 from kingdomkit.core.protocol import (
     CHANCE,
@@ -47,6 +49,8 @@ from kingdomkit.core.protocol import (
     RecordError,
 )
 from kingdomkit.core.record import make_record, read_record, replay_record, write_record
+from kingdomkit.core.registry import shape_of
+from kingdomkit.core.shape import capability
 
 LOG_LINES = 6
 MOVES_WORDS = ("?", "moves")
@@ -57,67 +61,6 @@ COMMANDS_HELP = (
     "Commands: ? or moves lists the legal moves · board draws the table again · "
     "help shows this · quit stops the game (asks first)."
 )
-
-
-class TerminalInterface(Protocol):
-    """What a game offers `kingdomkit play`: pictures of the table and a reader of moves.
-
-    `names` are the seats' display names; `seat` is the person's seat."""
-
-    def draw(
-        self,
-        console: Console,
-        game: Game[Any],
-        state: Any,
-        seat: int,
-        names: Sequence[str],
-        log: Sequence[str],
-    ) -> None:
-        """The whole table, ending with what the person must do if it is their turn."""
-
-    def prompt(self, game: Game[Any], state: Any) -> str:
-        """The short prompt before the person's input (plain text)."""
-
-    def parse(self, game: Game[Any], state: Any, text: str) -> int:
-        """The legal action `text` names; IllegalActionError with a one-line reason if none."""
-
-    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
-        """Every legal action, written as the person would type it."""
-
-    def help_text(self, game: Game[Any], state: Any) -> str:
-        """How to type moves."""
-
-    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
-        """A message when the only legal action is forced on the person (it is played after
-        they press Enter), else None."""
-
-    def describe(
-        self,
-        game: Game[Any],
-        before: Any,
-        action: int,
-        after: Any,
-        names: Sequence[str],
-        seat: int | None = None,
-    ) -> str | None:
-        """A log entry for `action`: a whole line for chance, or a part of a player's turn
-        ("placed 23 on e4 e3") that the loop prefixes with the player's name; None to skip.
-        The log is the person's at `seat` (None: nobody's), and names no secret of another."""
-
-    def interlude(
-        self,
-        console: Console,
-        game: Game[Any],
-        before: Any,
-        action: int,
-        after: Any,
-        names: Sequence[str],
-    ) -> bool:
-        """After `action`, a pause worth showing (a game of a match ended): draw it and return
-        True to wait for Enter; else False."""
-
-    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
-        """The end: every player's score pad and the winners."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -166,17 +109,11 @@ class QuitGameError(Exception):
     """The person asked to stop."""
 
 
-def load_interface(game: Game[Any]) -> TerminalInterface:
-    """The terminal interface of `game`, from `kingdomkit.games.<name>.terminal`."""
-    name = f"kingdomkit.games.{game.name}.terminal"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        raise KingdomkitError(f"{game.name} cannot be played at the terminal yet") from None
-    interface: TerminalInterface = module.TerminalUI()
-    return interface
+def load_interface(game: Game[Any]) -> Terminal:
+    """The terminal interface `game`'s shape declares, else the plain text one."""
+    provider = shape_of(game).capabilities.terminal
+    interface = capability(game, "terminal", provider)
+    return interface if interface is not None else PlainTerminal()
 
 
 def check_record_path(path: Path | None) -> Path | None:
@@ -247,7 +184,7 @@ class Session:
     def __init__(
         self,
         game: Game[Any],
-        interface: TerminalInterface,
+        interface: Terminal,
         agents: Sequence[Agent | None],
         names: Sequence[str],
         seat: int,

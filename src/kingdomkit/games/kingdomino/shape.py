@@ -13,6 +13,7 @@ from kingdomkit.games.kingdomino.rules import Kingdomino
 if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.cli.terminal.kit import Terminal
     from kingdomkit.games.kingdomino.state import KingdominoState
     from kingdomkit.rl.observation import BatchMaker, Observer
     from kingdomkit.server.board import Board
@@ -58,6 +59,13 @@ def batch(game: Kingdomino) -> BatchMaker | None:
     return partial(KingdominoBatch, game, accelerator)
 
 
+def terminal(game: Kingdomino) -> Terminal:
+    """Kingdomino at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.kingdomino.terminal import TerminalUI
+
+    return TerminalUI()
+
+
 SHAPE = GameShape(
     name="kingdomino",
     summary="Kingdomino, 2-4 players, with every official variant",
@@ -72,5 +80,6 @@ SHAPE = GameShape(
         board=board,
         observation=observation,
         batch=batch,
+        terminal=terminal,
     ),
 )

@@ -1,7 +1,9 @@
 """Kingdomino at a terminal: a coloured picture of the table and a short move syntax for people.
 
-`kingdomkit play` finds this module by the game's name and drives the game through the protocol;
-everything here is about showing Kingdomino and reading a person's moves.
+Kingdomino's `terminal` capability (its shape.py): `kingdomkit play` drives the game through the
+protocol and the terminal toolkit (cli/terminal/kit.py) lays out the table; everything here is
+about showing Kingdomino and reading a person's moves. Queendomino draws its kingdoms and reads
+its placements with the pieces exported here.
 
 Squares are named like a chess board over the whole area a kingdom can reach from its castle,
 so every square a domino could cover has a name (x to the right, y downward):
@@ -27,10 +29,30 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.style import Style
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError, check_move_length, excerpt, narrowed
+from kingdomkit.cli.terminal.kit import (
+    FREE_STYLE,
+    MOVES_HINT,
+    GameTerminal,
+    Screen,
+    Seen,
+    colour,
+    fitted,
+    in_colour,
+    log_panel,
+    named_square,
+    points,
+    right,
+    score_pad,
+    square_name,
+    status_line,
+    unreadable,
+    winners_line,
+    your_turn,
+)
+from kingdomkit.core.protocol import Game, IllegalActionError, narrowed
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, TERRAIN_LETTERS, TERRAINS, Domino
 from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell, Geometry
 from kingdomkit.games.kingdomino.kingdom import Kingdom, square
@@ -65,10 +87,8 @@ CROWN_STYLES = (
     Style(bold=True, color="#ffd54f"),
 )
 CASTLE_STYLE = Style(color="black", bgcolor="#f5f5f5", bold=True)
-FREE_STYLE = Style(color="grey50")
 TARGET_STYLE = Style(color="bright_cyan", bold=True)
 RECENT_STYLE = Style(underline=True)
-PLAYER_COLOURS = ("bright_magenta", "bright_yellow", "bright_green", "bright_blue")
 
 
 class Palette(NamedTuple):
@@ -103,69 +123,46 @@ DISCARD_RULE = (
 )
 
 
-class TerminalUI:
+class TerminalUI(GameTerminal[Kingdomino, KingdominoState]):
     """Draws Kingdomino with rich and reads a person's moves (see the module card)."""
 
+    game_type = Kingdomino
+    state_type = KingdominoState
+
     # -- drawing -------------------------------------------------------------------------
-    def draw(
-        self,
-        console: Console,
-        game: Game[Any],
-        state: Any,
-        seat: int,
-        names: Sequence[str],
-        log: Sequence[str],
-    ) -> None:
-        kingdomino, state = _kingdomino(game), _state(state)
-        console.print(_status_line(kingdomino, state, names))
-        mine = self._kingdom_panel(kingdomino, state, seat, seat, names)
+    def screen(self, seen: Seen[Kingdomino, KingdominoState]) -> Screen:
+        game, state, seat, names = seen.game, seen.state, seen.seat, seen.names
+        mine = self._kingdom_panel(game, state, seat, seat, names)
         others = [
-            self._kingdom_panel(kingdomino, state, player, seat, names)
-            for player in range(kingdomino.num_players)
+            self._kingdom_panel(game, state, player, seat, names)
+            for player in range(game.num_players)
             if player != seat
         ]
-        lines = self._lines(kingdomino, state, names)
-        legend = _legend(console.width)
-        recent = _log_panel(log)
-        kingdoms_width = sum(console.measure(p).maximum + 1 for p in [mine, *others])
-        if kingdoms_width <= console.width:
-            console.print(Columns([mine, *others]))
-            console.print(legend)
-            console.print(Columns([lines, recent]))
-        else:
-            # A narrow terminal: the person's own board and the lines go last, next to the
-            # prompt, so that scrolling hides the bots' kingdoms first.
-            console.print(Columns(others))
-            console.print(recent)
-            console.print(Columns([mine, Group(lines, legend)]))
-        headline = _headline(kingdomino, state, seat)
-        if headline is not None:
-            console.print(headline)
+        lines = self._lines(game, state, names)
+        legend = _legend(seen.width)
+        recent = log_panel(seen.log)
+        return Screen(
+            status=_status_line(game, state, names),
+            row=[mine, *others],
+            under=[legend, Columns([lines, recent])],
+            narrow=[Columns(others), recent, Columns([mine, Group(lines, legend)])],
+            headline=_headline(game, state, seat),
+        )
 
     def _kingdom_panel(
         self, game: Kingdomino, state: KingdominoState, player: int, seat: int, names: Sequence[str]
     ) -> Panel:
         kingdom = state.kingdoms[player]
-        reach = game.geo.reach
-        if player == seat:
-            # The human's kingdom: the whole reachable area, so every square can be named.
-            xs = ys = range(-reach, reach + 1)
-        else:
-            xs = range(kingdom.min_x, kingdom.max_x + 1)
-            ys = range(kingdom.min_y, kingdom.max_y + 1)
+        xs, ys = kingdom_area(game, kingdom, whole=player == seat)
         targets: set[Point] = set()
-        recent: set[Point] = set()
-        if player != seat and kingdom.placed:
-            # Underline what a bot placed last, so its move is easy to spot.
-            _, cell1, cell2 = kingdom.placed[-1]
-            recent = {game.geo.xy(cell1), game.geo.xy(cell2)}
+        # Underline what a bot placed last, so its move is easy to spot.
+        recent = last_placed(game, kingdom) if player != seat else set()
         if player == seat and state.phase == PLACE and game.current_player(state) == seat:
             for action in game.legal_actions(state):
                 if action != game.discard_action:
                     targets.update(game.placement_cells(action))
         score = game.kingdom_score(kingdom)
-        title = Text(names[player], style=f"bold {_colour(player)}")
-        subtitle = _points(score)
+        subtitle = points(score)
         if game.setup.dynasty and state.past_scores:
             subtitle = f"{score} ({int(game.scores(state)[player])} in all)"
         body: RenderableType = kingdom_picture(game, kingdom, xs, ys, targets, recent)
@@ -174,9 +171,9 @@ class TerminalUI:
             body = Group(body, Text(f"discarded: {discarded}", style="dim"))
         return Panel(
             body,
-            title=title,
+            title=in_colour(names[player], player, bold=True),
             subtitle=subtitle,
-            border_style=_colour(player),
+            border_style=colour(player),
             expand=False,
         )
 
@@ -185,7 +182,7 @@ class TerminalUI:
         grid = Table.grid(padding=(0, 4))
         tables = []
         if state.placing:
-            table = _line_table("Dominoes to place")
+            table = line_table("Dominoes to place")
             for index, (number, owner) in enumerate(zip(state.placing, state.placers, strict=True)):
                 done = index < state.turn or (index == state.turn and state.phase == CLAIM)
                 if done:
@@ -204,7 +201,7 @@ class TerminalUI:
             tables.append(table)
         if state.line and state.phase != DRAW:
             last = state.lines_drawn == game.setup.lines
-            table = _line_table("New line" + (" (the last one)" if last else ""))
+            table = line_table("New line" + (" (the last one)" if last else ""))
             for number, owner in zip(state.line, state.claims, strict=True):
                 claimed = owner != UNCLAIMED
                 table.add_row(
@@ -216,168 +213,175 @@ class TerminalUI:
             tables.append(table)
         grid.add_row(*tables)
         if state.phase == CLAIM and not state.placers:
-            return Group(grid, _king_order(state, names))
+            return Group(grid, king_order(state.order, state.turn, lambda p: _name(names, p)))
         return Group(grid)
 
     def prompt(self, game: Game[Any], state: Any) -> str:
-        kingdomino, state = _kingdomino(game), _state(state)
+        kingdomino, state = self.narrow(game, state)
         if state.phase == PLACE:
             return f"place {kingdomino.acting_domino(state).number} > "
         return "claim > "
 
     # -- reading moves -------------------------------------------------------------------
-    def parse(self, game: Game[Any], state: Any, text: str) -> int:
-        check_move_length(text)
-        kingdomino, state = _kingdomino(game), _state(state)
-        words = " ".join(text.lower().split())
+    def read(self, game: Kingdomino, state: KingdominoState, words: str, text: str) -> int:
         if state.phase == PLACE:
-            return _parse_place(kingdomino, state, words, text)
+            return _parse_place(game, state, words, text)
         if state.phase == CLAIM:
-            return _parse_claim(kingdomino, state, words, text)
+            return _parse_claim(game, state, words, text)
         raise IllegalActionError("no player moves now")
 
     def moves_help(self, game: Game[Any], state: Any) -> list[str]:
-        kingdomino, state = _kingdomino(game), _state(state)
+        kingdomino, state = self.narrow(game, state)
         legal = kingdomino.legal_actions(state)
+        if state.phase == PLACE and legal != (kingdomino.discard_action,):
+            legal = tuple(sorted(legal, key=kingdomino.placement_cells))
+        return [self.move_text(kingdomino, state, action) for action in legal]
+
+    def move_text(self, game: Kingdomino, state: KingdominoState, action: int) -> str:
         if state.phase == CLAIM:
-            return [str(state.line[slot]) for slot in legal]
-        if legal == (kingdomino.discard_action,):
-            return ["discard"]
-        cells = sorted(kingdomino.placement_cells(action) for action in legal)
-        return [f"{cell_name(kingdomino, a)} {cell_name(kingdomino, b)}" for a, b in cells]
+            return str(state.line[action])
+        if action == game.discard_action:
+            return "discard"
+        return placement_text(game, *game.placement_cells(action))
 
     def help_text(self, game: Game[Any], state: Any) -> str:
-        kingdomino = _kingdomino(game)
-        geo = kingdomino.geo
-        last_column = cell_name(kingdomino, (geo.reach, geo.reach))
-        castle = cell_name(kingdomino, (0, 0))
-        legend = ", ".join(
-            f"{letter} {terrain}" for letter, terrain in zip(TERRAIN_LETTERS, TERRAINS, strict=True)
-        )
+        kingdomino = narrowed(game, Kingdomino)
         return "\n".join(
             [
-                f"Places on your board are named by column and row, a1 to {last_column}; your "
-                f"castle is on {castle}.",
+                squares_help(kingdomino),
                 "Placing a domino (square 1 is its left square as the lines show it):",
                 "  e4 e3   (or e4e3, e4-e3)    square 1 on e4, square 2 on e3",
                 "  e4 up   (or e4 u, e4u)      square 1 on e4, square 2 above it; also down/d, "
                 "left/l, right/r",
                 "  discard                     only when the domino fits nowhere (you are told)",
                 "Choosing a domino of the new line: type its number, e.g. 17 (or claim 17).",
-                f"Terrains: {legend}; a digit after the letter counts the crowns.",
+                f"Terrains: {terrain_legend(TERRAIN_LETTERS, TERRAINS)}; a digit after the "
+                "letter counts the crowns.",
                 f"On your board: + a place your domino can cover, · a free place; blank places "
-                f"are outside the {geo.size}x{geo.size} frame your kingdom must fit in.",
+                f"are outside the {kingdomino.geo.size}x{kingdomino.geo.size} frame your kingdom "
+                "must fit in.",
                 "A territory (joined squares of one terrain) scores its size times its crowns; "
                 "the castle connects to every terrain but scores nothing.",
             ]
         )
 
-    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
-        kingdomino, state = _kingdomino(game), _state(state)
-        legal = kingdomino.legal_actions(state)
-        if state.phase == PLACE and legal == (kingdomino.discard_action,):
-            domino = kingdomino.acting_domino(state)
+    def forced_move(
+        self, game: Kingdomino, state: KingdominoState, action: int, names: Sequence[str]
+    ) -> str | None:
+        if state.phase == PLACE and action == game.discard_action:
+            domino = game.acting_domino(state)
             return (
                 f"Domino {domino.number} ({domino.describe()}) fits nowhere in your kingdom, "
                 f"so it is discarded ({DISCARD_RULE})."
             )
-        if state.phase == CLAIM and len(legal) == 1:
-            return f"Domino {state.line[legal[0]]} is the only one left: your king takes it."
+        if state.phase == CLAIM:
+            return f"Domino {state.line[action]} is the only one left: your king takes it."
         return None
 
     # -- the log -------------------------------------------------------------------------
-    def describe(
+    def entry(
         self,
-        game: Game[Any],
-        before: Any,
+        game: Kingdomino,
+        before: KingdominoState,
         action: int,
-        after: Any,
+        after: KingdominoState,
         names: Sequence[str],
-        seat: int | None = None,
+        seat: int | None,
     ) -> str | None:
-        kingdomino, before, after = _kingdomino(game), _state(before), _state(after)
         phase = before.phase
         if phase == DRAW:
             if after.phase == DRAW:
                 return None
             text = "New line: " + ", ".join(map(str, after.line))
-            if kingdomino.setup.dynasty and after.lines_drawn == 1:
-                text = f"Game {after.game_number + 1} of {kingdomino.setup.games}. " + text
-            return text + (
-                " (the last line)" if after.lines_drawn == kingdomino.setup.lines else ""
-            )
+            if game.setup.dynasty and after.lines_drawn == 1:
+                text = f"Game {after.game_number + 1} of {game.setup.games}. " + text
+            return text + (" (the last line)" if after.lines_drawn == game.setup.lines else "")
         if phase == ORDER:
-            kings = ", ".join(names[owner] for owner in kingdomino.orders[action])
+            kings = ", ".join(names[owner] for owner in game.orders[action])
             return f"The kings choose in this order: {kings}"
         if phase == CLAIM:
             return f"claimed {before.line[action]}"
         if phase != PLACE:
             return None
         number = before.placing[before.turn]
-        if action == kingdomino.discard_action:
+        if action == game.discard_action:
             text = f"discarded {number} (it fit nowhere)"
         else:
-            first, second = kingdomino.placement_cells(action)
-            text = (
-                f"placed {number} on {cell_name(kingdomino, first)} {cell_name(kingdomino, second)}"
-            )
+            text = f"placed {number} on {self.move_text(game, before, action)}"
         if after.game_number > before.game_number:
             scores = ", ".join(f"{names[p]} {s}" for p, s in enumerate(after.past_scores[-1]))
             text += f"; game {after.game_number} is over ({scores})"
         return text
 
     # -- the end -------------------------------------------------------------------------
-    def interlude(
+    def pause(
         self,
         console: Console,
-        game: Game[Any],
-        before: Any,
+        game: Kingdomino,
+        before: KingdominoState,
         action: int,
-        after: Any,
+        after: KingdominoState,
         names: Sequence[str],
     ) -> bool:
         """Between the games of a dynasty: the kingdoms and score pads of the one that ended."""
-        kingdomino, before, after = _kingdomino(game), _state(before), _state(after)
         if after.game_number == before.game_number:
             return False
         # The engine clears the kingdoms when the next game starts; playing the last move as if
         # this were the last game keeps them, for the picture.
-        last = kingdomino.setup.games - 1
-        ended = kingdomino.apply(before._replace(game_number=last), action)
+        last = game.setup.games - 1
+        ended = game.apply(before._replace(game_number=last), action)
         ended = ended._replace(game_number=before.game_number)
-        console.rule(f"Game {before.game_number + 1} of {kingdomino.setup.games} is over")
+        console.rule(f"Game {before.game_number + 1} of {game.setup.games} is over")
         panels = [
-            self._kingdom_panel(kingdomino, ended, player, -1, names)
-            for player in range(kingdomino.num_players)
+            self._kingdom_panel(game, ended, player, -1, names)
+            for player in range(game.num_players)
         ]
         console.print(Columns(panels))
-        pads = [_score_pad(kingdomino, ended, p, names) for p in range(kingdomino.num_players)]
+        pads = [_score_pad(game, ended, p, names) for p in range(game.num_players)]
         console.print(Columns(pads))
         return True
 
-    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
-        kingdomino, state = _kingdomino(game), _state(state)
-        pads = [_score_pad(kingdomino, state, player, names) for player in range(game.num_players)]
+    def ending(
+        self, console: Console, game: Kingdomino, state: KingdominoState, names: Sequence[str]
+    ) -> None:
+        pads = [_score_pad(game, state, player, names) for player in range(game.num_players)]
         console.print(Columns(pads))
-        if kingdomino.setup.dynasty:
-            console.print(_dynasty_table(kingdomino, state, names))
-        winners = kingdomino.winners(state)
-        points = _points(int(kingdomino.scores(state)[winners[0]]))
+        if game.setup.dynasty:
+            console.print(_dynasty_table(game, state, names))
+        winners = game.winners(state)
+        score = points(int(game.scores(state)[winners[0]]))
         label = "Winner" if len(winners) == 1 else "Winners, sharing the victory"
-        line = Text()
-        line.append(f"{label}: ", style="bold")
-        for index, player in enumerate(winners):
-            line.append_text(_name(names, player))
-            line.append(" and " if index + 1 < len(winners) else "")
-        line.append(f", {points} ({_decided_by(kingdomino, state)})")
-        console.print(line)
+        named = [_name(names, player) for player in winners]
+        console.print(winners_line(label, named, f", {score} ({_decided_by(game, state)})"))
 
 
 # -- pictures ------------------------------------------------------------------------------
 def cell_name(game: HasGeometry, point: Point) -> str:
     """`e5` for the castle (0, 0) of a 5x5 game: column letter, then row number from 1."""
     reach = game.geo.reach
-    return f"{chr(ord('a') + point[0] + reach)}{point[1] + reach + 1}"
+    return square_name(point[0] + reach, point[1] + reach)
+
+
+def placement_text(game: HasGeometry, first: Point, second: Point) -> str:
+    """`e4 e3`: a domino's two squares as people type them."""
+    return f"{cell_name(game, first)} {cell_name(game, second)}"
+
+
+def kingdom_area(game: HasGeometry, kingdom: Kingdom, whole: bool) -> tuple[range, range]:
+    """The columns and rows of a kingdom's picture: the `whole` area it can reach for the
+    person's own, so that every square can be named; else what it covers."""
+    if whole:
+        reach = range(-game.geo.reach, game.geo.reach + 1)
+        return reach, reach
+    return range(kingdom.min_x, kingdom.max_x + 1), range(kingdom.min_y, kingdom.max_y + 1)
+
+
+def last_placed(game: HasGeometry, kingdom: Kingdom) -> set[Point]:
+    """The squares of the domino placed last (underlined, so that a move is easy to spot)."""
+    if not kingdom.placed:
+        return set()
+    _, cell1, cell2 = kingdom.placed[-1]
+    return {game.geo.xy(cell1), game.geo.xy(cell2)}
 
 
 def square_text(terrain: int, crowns: int, mark: str = " ", palette: Palette = PALETTE) -> Text:
@@ -444,15 +448,14 @@ def _square(kingdom: Kingdom, cell: int) -> tuple[int, int]:
     return found
 
 
-def _king_order(state: KingdominoState, names: Sequence[str]) -> Text:
-    """First round: the shuffled kings claim one after another (rulebook, setup B)."""
+def king_order(order: Sequence[int], turn: int, name: Callable[[int], Text]) -> Text:
+    """First round: the shuffled kings claim one after another, in `order`, those before
+    `turn` ticked (rulebook, setup B)."""
     text = Text("Kings choose in this order: ")
-    for index, owner in enumerate(state.order):
-        text.append_text(_name(names, owner))
-        if index < state.turn:
-            text.append(" ✓", style="dim")
-        if index + 1 < len(state.order):
-            text.append(", ")
+    for index, owner in enumerate(order):
+        text.append_text(name(owner))
+        text.append(" ✓" if index < turn else "", style="dim")
+        text.append(", " if index + 1 < len(order) else "")
     return text
 
 
@@ -461,25 +464,75 @@ def _legend(width: int) -> Text:
     parts = [square_text(terrain, 0).append(f" {name}") for terrain, name in enumerate(TERRAINS)]
     parts.append(Text().append(" ♜ ", style=CASTLE_STYLE).append(" castle"))
     parts.append(square_text(TERRAINS.index("mine"), 2).append(" mine, 2 crowns"))
-    text = Text(" ").join(parts)
-    while text.cell_len > width and len(parts) > 1:
-        parts.pop()
-        text = Text(" ").join(parts)
-    return text
+    return fitted(parts, width)
 
 
-def _line_table(title: str) -> Table:
-    table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
-    table.add_column(justify="right")
-    table.add_column()
-    table.add_column()
-    table.add_column()
+def line_table(title: str, min_width: int | None = None) -> Table:
+    """A line of dominoes: number, squares, the king on it, a note."""
+    table = Table(
+        title=title,
+        title_justify="left",
+        show_header=False,
+        box=None,
+        padding=(0, 1),
+        min_width=min_width,
+    )
+    for justify in ("right", "left", "left", "left"):
+        table.add_column(justify=justify)
     return table
 
 
-def _log_panel(log: Sequence[str]) -> Panel:
-    body = Text("\n").join(Text(line) for line in log) if log else Text("—", style="dim")
-    return Panel(body, title="Recent moves", title_align="left", border_style="dim", expand=False)
+def squares_help(game: HasGeometry) -> str:
+    """How the squares of the person's board are named, for the help."""
+    last = cell_name(game, (game.geo.reach, game.geo.reach))
+    return (
+        f"Places on your board are named by column and row, a1 to {last}; your castle is on "
+        f"{cell_name(game, (0, 0))}."
+    )
+
+
+def terrain_legend(letters: str, terrains: Sequence[str]) -> str:
+    """`W wheat, F forest, ...`: each terrain's letter on the board."""
+    pairs = zip(letters, terrains, strict=True)
+    return ", ".join(f"{letter} {terrain}" for letter, terrain in pairs)
+
+
+def placement_hint(game: HasGeometry, first: Point, second: Point) -> str:
+    """How to type a placement, with the legal one from `first` to `second` as the example."""
+    step = STEPS.index((second[0] - first[0], second[1] - first[1]))
+    return (
+        f"Type where square 1 goes then square 2, e.g. {placement_text(game, first, second)}, "
+        f"or a place and a direction, e.g. {cell_name(game, first)} {DIRECTION_NAMES[step]}. "
+        + MOVES_HINT
+    )
+
+
+def claim_headline(text: Text) -> Text:
+    """The headline's end when the person's king chooses from the new line."""
+    text.append("choose a domino of the new line", style="bold")
+    return text.append(": type its number. ? lists the free ones.")
+
+
+def beside(point: Point, direction: str) -> Point:
+    """The square next to `point` in a typed `direction` (up, u, left, ...)."""
+    dx, dy = STEPS[DIRECTION_WORDS[direction]]
+    return point[0] + dx, point[1] + dy
+
+
+def check_squares(
+    game: HasGeometry, kingdom: Kingdom, first: Point, second: Point, terrains: Sequence[str]
+) -> None:
+    """Refuse a placement onto the castle or a covered square, naming it."""
+    where = placement_text(game, first, second)
+    for point in (first, second):
+        cell = game.geo.cell(*point)
+        if cell == game.geo.castle:
+            raise IllegalActionError(f"{where}: {cell_name(game, point)} is your castle")
+        found = square(kingdom, cell)
+        if found is not None:
+            raise IllegalActionError(
+                f"{where}: {cell_name(game, point)} is already taken ({terrains[found[0]]})"
+            )
 
 
 def _status_line(game: Kingdomino, state: KingdominoState, names: Sequence[str]) -> Text:
@@ -499,14 +552,13 @@ def _status_line(game: Kingdomino, state: KingdominoState, names: Sequence[str])
             parts.append(
                 f"game {number}: " + ", ".join(f"{names[p]} {s}" for p, s in enumerate(scores))
             )
-    return Text(" · ".join(parts), style="dim")
+    return status_line(parts)
 
 
 def _headline(game: Kingdomino, state: KingdominoState, seat: int) -> Text | None:
     if game.current_player(state) != seat:
         return None
-    text = Text()
-    text.append("▶ Your turn: ", style="bold")
+    text = your_turn()
     if state.phase == PLACE:
         domino = game.acting_domino(state)
         text.append(f"place domino {domino.number} ", style="bold")
@@ -515,20 +567,11 @@ def _headline(game: Kingdomino, state: KingdominoState, seat: int) -> Text | Non
             f" (square 1: {_square_words(domino.terrain1, domino.crowns1)}, square 2: "
             f"{_square_words(domino.terrain2, domino.crowns2)})."
         )
-        if game.legal_actions(state) != (game.discard_action,):
-            text.append(
-                f"\n  Type where square 1 goes then square 2, e.g. {_example(game, state)}, or "
-                f"a place and a direction, e.g. {_example(game, state, direction=True)}. "
-                "? lists the legal moves, help explains."
-            )
-    else:
-        text.append("choose a domino of the new line", style="bold")
-        text.append(": type its number. ? lists the free ones.")
-    return text
-
-
-def _points(score: int) -> str:
-    return f"{score} point" + ("" if score == 1 else "s")
+        example = _example(game, state)
+        if example is not None:
+            text.append("\n  " + placement_hint(game, *example))
+        return text
+    return claim_headline(text)
 
 
 def _square_words(terrain: int, crowns: int) -> str:
@@ -538,18 +581,15 @@ def _square_words(terrain: int, crowns: int) -> str:
 
 
 def _name(names: Sequence[str], player: int) -> Text:
-    return Text(names[player], style=_colour(player))
-
-
-def _colour(player: int) -> str:
-    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+    return in_colour(names[player], player)
 
 
 # -- reading moves -----------------------------------------------------------------------------
 def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str) -> int:
     domino = game.acting_domino(state)
     number = domino.number
-    example = f"type where it goes, e.g. {_example(game, state)}"
+    shown = _example(game, state)
+    example = f"type where it goes, e.g. {placement_text(game, *shown) if shown else 'discard'}"
     if words == "discard":
         if game.discard_action in game.legal_actions(state):
             return game.discard_action
@@ -574,17 +614,13 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
     if match is None:
         if words.split()[:1] in (["place"], ["claim"]):
             return game.parse_action(state, text)
-        raise IllegalActionError(
-            f"cannot read {excerpt(text.strip())}: {example}, "
-            "or ? for the legal moves, help for more"
-        )
+        raise unreadable(text, f"{example}, or ? for the legal moves, help for more")
     given, column1, row1, column2, row2, direction = match.groups()
     if given is not None and int(given) != number:
         raise IllegalActionError(f"the domino to place is {number}, not {given}")
     first = cell_point(game, column1, row1)
     if direction is not None:
-        dx, dy = STEPS[DIRECTION_WORDS[direction]]
-        second = (first[0] + dx, first[1] + dy)
+        second = beside(first, direction)
         name = cell_name(game, first)
         if max(abs(second[0]), abs(second[1])) > game.geo.reach:
             raise IllegalActionError(
@@ -592,21 +628,12 @@ def _parse_place(game: Kingdomino, state: KingdominoState, words: str, text: str
             )
     else:
         second = cell_point(game, column2, row2)
-    names = f"{cell_name(game, first)} {cell_name(game, second)}"
+    names = placement_text(game, first, second)
     if abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1:
         raise IllegalActionError(
             f"{names}: the two squares of a domino must be side by side (e.g. e4 e3)"
         )
-    kingdom = state.kingdoms[game.current_player(state)]
-    for point in (first, second):
-        cell = game.geo.cell(*point)
-        if cell == game.geo.castle:
-            raise IllegalActionError(f"{names}: {cell_name(game, point)} is your castle")
-        if kingdom.occupied >> cell & 1:
-            terrain, _ = _square(kingdom, cell)
-            raise IllegalActionError(
-                f"{names}: {cell_name(game, point)} is already taken ({TERRAINS[terrain]})"
-            )
+    check_squares(game, state.kingdoms[game.current_player(state)], first, second, TERRAINS)
     try:
         return game.placement_action(state, first, second)
     except IllegalActionError as error:
@@ -622,9 +649,7 @@ def _parse_claim(game: Kingdomino, state: KingdominoState, words: str, text: str
             raise IllegalActionError(
                 f"now choose a domino of the new line for your king: type its number ({choose})"
             )
-        raise IllegalActionError(
-            f"cannot read {excerpt(text.strip())}: type a domino number ({choose})"
-        )
+        raise unreadable(text, f"type a domino number ({choose})")
     number = int(claim.group(1))
     if number not in state.line:
         raise IllegalActionError(f"domino {number} is not in the new line ({choose})")
@@ -638,27 +663,15 @@ def _parse_claim(game: Kingdomino, state: KingdominoState, words: str, text: str
 
 def cell_point(game: HasGeometry, column: str, row: str) -> Point:
     """The (x, y) of the square named by `column` and `row`; a clear refusal off the board."""
-    geo = game.geo
-    x = ord(column) - ord("a") - geo.reach
-    y = int(row) - 1 - geo.reach
-    if not (-geo.reach <= x <= geo.reach and -geo.reach <= y <= geo.reach):
-        last = cell_name(game, (geo.reach, geo.reach))
-        raise IllegalActionError(
-            f"there is no square {column}{row}: columns a to {last[0]}, rows 1 to {last[1:]}"
-        )
-    return x, y
+    reach = game.geo.reach
+    x, y = named_square(column, row, 2 * reach + 1, 2 * reach + 1)
+    return x - reach, y - reach
 
 
-def _example(game: Kingdomino, state: KingdominoState, direction: bool = False) -> str:
-    """A legal placement to show as an example: `d5 c5`, or `d5 left` with `direction`."""
+def _example(game: Kingdomino, state: KingdominoState) -> tuple[Point, Point] | None:
+    """A legal placement to show as an example (None: the domino fits nowhere)."""
     legal = [a for a in game.legal_actions(state) if a != game.discard_action]
-    if not legal:
-        return "discard"
-    first, second = game.placement_cells(legal[len(legal) // 2])
-    if direction:
-        step = (second[0] - first[0], second[1] - first[1])
-        return f"{cell_name(game, first)} {DIRECTION_NAMES[STEPS.index(step)]}"
-    return f"{cell_name(game, first)} {cell_name(game, second)}"
+    return game.placement_cells(legal[len(legal) // 2]) if legal else None
 
 
 # -- the score pad -----------------------------------------------------------------------------
@@ -669,43 +682,28 @@ def _score_pad(
     title = _name(names, player)
     if game.setup.dynasty:
         title.append(f", game {state.game_number + 1}")
-    table = Table(title=title)
-    table.add_column("territory")
-    table.add_column("squares", justify="right")
-    table.add_column("crowns", justify="right")
-    table.add_column("points", justify="right")
+    territories = []
     for territory in pad.territories:
         style = "" if territory.crowns else "dim"
         label = square_text(territory.terrain, 0)
         label.append(f" {TERRAINS[territory.terrain]}", style=style)
-        table.add_row(
-            label,
-            Text(str(territory.size), style=style),
-            Text(str(territory.crowns), style=style),
-            Text(str(territory.points), style=style),
-        )
-    table.add_section()
-    table.add_row("territories", "", str(pad.crowns), str(pad.territory_points))
+        counts = (territory.size, territory.crowns, territory.points)
+        territories.append([label, *(Text(str(n), style=style) for n in counts)])
+    bonuses = [["territories", "", str(pad.crowns), str(pad.territory_points)]]
     if game.setup.middle_kingdom:
-        table.add_row("Middle Kingdom", "", "", str(pad.middle_kingdom))
+        bonuses.append(["Middle Kingdom", "", "", str(pad.middle_kingdom)])
     if game.setup.harmony:
-        table.add_row("Harmony", "", "", str(pad.harmony))
-    table.add_section()
-    table.add_row(Text("total", style="bold"), "", "", Text(str(pad.total), style="bold"))
-    return table
+        bonuses.append(["Harmony", "", "", str(pad.harmony)])
+    columns: list[Column | str] = ["territory", right("squares"), right("crowns"), right("points")]
+    return score_pad(title, columns, [territories, bonuses], ["total", "", "", str(pad.total)])
 
 
 def _dynasty_table(game: Kingdomino, state: KingdominoState, names: Sequence[str]) -> Table:
-    table = Table(title="Dynasty: the three games")
-    table.add_column("")
-    for player in range(game.num_players):
-        table.add_column(_name(names, player), justify="right")
+    players: list[Column | str] = [right(_name(names, p)) for p in range(game.num_players)]
     games: list[Sequence[int]] = [*state.past_scores, game.game_scores(state)]
-    for number, scores in enumerate(games, start=1):
-        table.add_row(f"game {number}", *map(str, scores))
-    table.add_section()
-    table.add_row("total", *(str(int(s)) for s in game.scores(state)))
-    return table
+    rows = [[f"game {number}", *map(str, scores)] for number, scores in enumerate(games, 1)]
+    total = ["total", *(str(int(s)) for s in game.scores(state))]
+    return score_pad("Dynasty: the three games", ["", *players], [rows, [total]])
 
 
 def _decided_by(game: Kingdomino, state: KingdominoState) -> str:
@@ -721,15 +719,6 @@ def _decided_by(game: Kingdomino, state: KingdominoState) -> str:
     if rule == "crowns":
         return f"tie on points and largest territory, broken by the most crowns ({pad.crowns})"
     return "tie on points, largest territory and crowns: the victory is shared"
-
-
-# -- narrowing -------------------------------------------------------------------------------
-def _kingdomino(game: Game[Any]) -> Kingdomino:
-    return narrowed(game, Kingdomino)
-
-
-def _state(state: Any) -> KingdominoState:
-    return narrowed(state, KingdominoState)
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from kingdomkit.games.kingdoms.rules import Kingdoms
 if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.cli.terminal.kit import Terminal
     from kingdomkit.games.kingdoms.state import KingdomsState
     from kingdomkit.rl.observation import Observer
     from kingdomkit.server.board import Board
@@ -46,6 +47,13 @@ def observation(game: Kingdoms) -> Observer[KingdomsState]:
     return KingdomsEncoder(game)
 
 
+def terminal(game: Kingdoms) -> Terminal:
+    """Kingdoms at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.kingdoms.terminal import TerminalUI
+
+    return TerminalUI()
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -56,6 +64,10 @@ SHAPE = GameShape(
     unit=UNIT,
     rules=Kingdoms,
     capabilities=Capabilities(
-        report=score_report, benchmarks=benchmarks, board=board, observation=observation
+        report=score_report,
+        benchmarks=benchmarks,
+        board=board,
+        observation=observation,
+        terminal=terminal,
     ),
 )

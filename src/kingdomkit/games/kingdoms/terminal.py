@@ -1,7 +1,8 @@
 """Knizia's Kingdoms at a terminal: the board in colour, every player's gold and castles, and a
 short move syntax for people.
 
-`kingdomkit play` finds this module by the game's name. Everything drawn comes from
+Kingdoms' `terminal` capability (its shape.py), on the terminal toolkit (cli/terminal/kit.py).
+Everything drawn comes from
 `game.view(state, seat)`: the other players' starting tiles lie face down, and a tile another
 player has drawn stays hidden until it is placed. The log names a secret tile only to its owner
 (the person at the seat `kingdomkit play` gives).
@@ -41,18 +42,30 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.style import Style
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import (
-    Event,
-    Game,
-    IllegalActionError,
-    check_move_length,
-    excerpt,
-    narrowed,
+from kingdomkit.cli.terminal.kit import (
+    FREE_STYLE,
+    MOVES_HINT,
+    GameTerminal,
+    Screen,
+    Seen,
+    bold_row,
+    colour,
+    either,
+    log_panel,
+    named_square,
+    right,
+    score_pad,
+    signed,
+    square_name,
+    status_line,
+    unreadable,
+    winners_line,
+    your_turn,
 )
-from kingdomkit.games.kingdomino.terminal import FREE_STYLE, PLAYER_COLOURS
+from kingdomkit.core.protocol import Event, Game, IllegalActionError, excerpt, narrowed
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
     CASTLE_BASE,
@@ -114,8 +127,11 @@ _PLACE = re.compile(rf"^(?:place\s*)?{_AT}{_CELL}$")
 _TAKE = re.compile(r"^take\s+(.+)$")
 
 
-class TerminalUI:
+class TerminalUI(GameTerminal[Kingdoms, KingdomsState]):
     """Draws Kingdoms with rich and reads a person's moves (see the module card)."""
+
+    game_type = Kingdoms
+    state_type = KingdomsState
 
     def __init__(self) -> None:
         self._sheet: list[Event] = []  # the lines scored in the epoch so far
@@ -123,78 +139,63 @@ class TerminalUI:
         self._gold_after: dict[int, tuple[int, ...]] = {}  # each epoch's gold totals
 
     # -- drawing -------------------------------------------------------------------------
-    def draw(
-        self,
-        console: Console,
-        game: Game[Any],
-        state: Any,
-        seat: int,
-        names: Sequence[str],
-        log: Sequence[str],
-    ) -> None:
-        kingdoms = _kingdoms(game)
-        seen = kingdoms.view(_state(state), seat)
-        console.print(_status_line(kingdoms, seen, names))
+    def screen(self, seen: Seen[Kingdoms, KingdomsState]) -> Screen:
+        game, seat, names = seen.game, seen.seat, seen.names
+        view = game.view(seen.state, seat)
         # Score as You Go: tick the lines that have scored (at the end, every line has).
-        ticked = seen.scored if kingdoms.setup.score_as_you_go and seen.phase != OVER else 0
+        ticked = view.scored if game.setup.score_as_you_go and view.phase != OVER else 0
         board = Panel(
-            board_picture(seen.board, kingdoms.num_players, ticked),
-            title=f"Epoch {seen.epoch + 1}",
+            board_picture(view.board, game.num_players, ticked),
+            title=f"Epoch {view.epoch + 1}",
             title_align="left",
             expand=False,
         )
         side = Group(
-            players_table(kingdoms, seen, seat, names),
-            _tiles_line(kingdoms, seen, seat, names),
-            _log_panel(log),
+            players_table(game, view, seat, names),
+            _tiles_line(game, view, seat, names),
+            log_panel(seen.log, newest_bold=True),
         )
-        if console.measure(board).maximum + console.measure(side).maximum + 1 <= console.width:
-            console.print(Columns([board, side]))
-        else:
-            # A narrow terminal: the board goes last, next to the prompt.
-            console.print(side)
-            console.print(board)
-        console.print(_legend())
-        headline = _headline(kingdoms, seen, seat)
-        if headline is not None:
-            console.print(headline)
+        legend = _legend()
+        # A narrow terminal: the board goes last, next to the prompt.
+        return Screen(
+            status=_status_line(game, view, names),
+            row=[board, side],
+            under=[legend],
+            narrow=[side, board, legend],
+            headline=_headline(game, view, seat),
+            spare=0,
+        )
 
     def prompt(self, game: Game[Any], state: Any) -> str:
-        seen = _actor_view(_kingdoms(game), _state(state))
+        seen = _actor_view(*self.narrow(game, state))
         if seen.phase == PLACE and seen.held >= 0:
             return f"place {TYPES[seen.held].label} > "
         return "move > "
 
     # -- reading moves -------------------------------------------------------------------
-    def parse(self, game: Game[Any], state: Any, text: str) -> int:
-        check_move_length(text)
-        kingdoms, state = _kingdoms(game), _state(state)
-        seen = _actor_view(kingdoms, state)
-        words = " ".join(text.lower().split())
-        legal = kingdoms.legal_actions(state)
+    def read(self, game: Kingdoms, state: KingdomsState, words: str, text: str) -> int:
+        seen = _actor_view(game, state)
+        legal = game.legal_actions(state)
         if seen.phase not in (PLAY, PLACE):
             raise IllegalActionError("no player moves now")
         if words == "pass":
             if PASS_ACTION in legal:
                 return PASS_ACTION
             raise IllegalActionError(
-                f"you may pass only when you can do nothing else ({PASS_RULE}); "
-                + _due(kingdoms, seen)
+                f"you may pass only when you can do nothing else ({PASS_RULE}); " + _due(game, seen)
             )
         if "," in words:
             # The engine's notation: row,column.
-            return kingdoms.parse_action(state, text)
+            return game.parse_action(state, text)
         if seen.phase == PLACE:
-            return _parse_place(kingdoms, seen, words, text)
-        return _parse_play(kingdoms, seen, words, text)
+            return _parse_place(game, seen, words, text)
+        return _parse_play(game, seen, words, text)
 
-    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
-        kingdoms, state = _kingdoms(game), _state(state)
-        return [move_text(state, action) for action in kingdoms.legal_actions(state)]
+    def move_text(self, game: Kingdoms, state: KingdomsState, action: int) -> str:
+        return move_text(state, action)
 
     def help_text(self, game: Game[Any], state: Any) -> str:
-        kingdoms = _kingdoms(game)
-        setup = kingdoms.setup
+        setup = narrowed(game, Kingdoms).setup
         tile = (
             "take +3 (or take town): take a face-up tile"
             if setup.no_luck
@@ -230,51 +231,78 @@ class TerminalUI:
             lines.append("Score as You Go: each row and column scores as soon as it is full.")
         return "\n".join(lines)
 
-    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
-        kingdoms, state = _kingdoms(game), _state(state)
-        legal = kingdoms.legal_actions(state)
-        if len(legal) != 1:
-            return None
-        seen = _actor_view(kingdoms, state)
-        if legal[0] == PASS_ACTION:
+    def forced_move(
+        self, game: Kingdoms, state: KingdomsState, action: int, names: Sequence[str]
+    ) -> str | None:
+        seen = _actor_view(game, state)
+        if action == PASS_ACTION:
             return (
                 f"You have no castle, no starting tile and no tile to draw: you pass ({PASS_RULE})."
             )
         if seen.phase == PLACE:
-            where = move_text(seen, legal[0])
+            where = move_text(seen, action)
             return f"{TYPES[seen.held].describe()} goes on {where}, the last empty space."
-        return f"Your only move: {move_text(seen, legal[0])}."
+        return f"Your only move: {move_text(seen, action)}."
 
     # -- the log -------------------------------------------------------------------------
-    def describe(
+    def entry(
         self,
-        game: Game[Any],
-        before: Any,
+        game: Kingdoms,
+        before: KingdomsState,
         action: int,
-        after: Any,
+        after: KingdomsState,
         names: Sequence[str],
-        seat: int | None = None,
+        seat: int | None,
     ) -> str | None:
-        kingdoms, before, after = _kingdoms(game), _state(before), _state(after)
-        return _describe(kingdoms, before, action, after, names, seat)
+        phase = before.phase
+        player = before.turn
+        if phase == FIRST:
+            return _first_player(game, before, action, names)
+        if phase == DEAL:
+            if player == seat:
+                return (
+                    f"{names[player]} drew {TYPES[action].describe()} as a starting tile "
+                    "(face down to the others)"
+                )
+            return f"{names[player]} drew a face-down starting tile"
+        if phase == DRAW:
+            if player == seat:
+                return f"{names[player]} drew {TYPES[action].describe()} from the supply"
+            return f"{names[player]} drew a tile from the supply"
+        if phase == PLACE:
+            where = space_label(action - PLACE_BASE)
+            tile = "it" if game.setup.no_luck else TYPES[before.held].describe()
+            text = f"placed {tile} on {where}"
+        elif action < DRAW_ACTION:
+            rank, space = divmod(action - CASTLE_BASE, bd.SPACES)
+            text = f"placed a rank-{rank + 1} castle on {space_label(space)}"
+        elif action == DRAW_ACTION:
+            return None  # the draw is told when the tile comes (DRAW)
+        elif action < PLACE_BASE:
+            tile = TYPES[before.starting[player]].describe()
+            text = f"placed a starting tile, {tile}, on {space_label(action - START_BASE)}"
+        elif action == PASS_ACTION:
+            text = "passed (nothing left to do)"
+        else:
+            return f"took {TYPES[action - TAKE_BASE].describe()}"
+        return text + _scored(game, before, action, after, names)
 
     # -- the end of an epoch and of the game ---------------------------------------------
-    def interlude(
+    def pause(
         self,
         console: Console,
-        game: Game[Any],
-        before: Any,
+        game: Kingdoms,
+        before: KingdomsState,
         action: int,
-        after: Any,
+        after: KingdomsState,
         names: Sequence[str],
     ) -> bool:
         """When an epoch ends: its last board and every line's score per player."""
-        kingdoms, before, after = _kingdoms(game), _state(before), _state(after)
         if before.phase not in (PLAY, PLACE):
             return False  # only a placement (or a pass) scores or ends an epoch
         if before.epoch != self._sheet_epoch:
             self._sheet, self._sheet_epoch = [], before.epoch
-        written = kingdoms.events(before, action, after)
+        written = game.events(before, action, after)
         self._sheet.extend(event for event in written if event["type"] == "score")
         end = next((event for event in written if event["type"] == "epoch_end"), None)
         if end is None:
@@ -284,7 +312,7 @@ class TerminalUI:
             self._gold_after = {}  # a new game
         self._gold_after[before.epoch] = gold
         console.rule(f"Epoch {before.epoch + 1} is over")
-        board = board_picture(kingdoms.placed_board(before, action), kingdoms.num_players)
+        board = board_picture(game.placed_board(before, action), game.num_players)
         console.print(
             Columns(
                 [Panel(board, title="The board", expand=False), score_sheet(self._sheet, names)]
@@ -296,52 +324,46 @@ class TerminalUI:
         self._sheet = []
         return True
 
-    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
-        kingdoms, state = _kingdoms(game), _state(state)
-        table = Table(title="Gold", title_justify="left")
-        table.add_column("")
-        for player in range(kingdoms.num_players):
-            table.add_column(_player_text(names, player), justify="right")
+    def ending(
+        self, console: Console, game: Kingdoms, state: KingdomsState, names: Sequence[str]
+    ) -> None:
+        history = []
         epochs = range(state.epoch + 1)
         if all(epoch in self._gold_after for epoch in epochs):
-            previous: tuple[int, ...] = (START_GOLD,) * kingdoms.num_players
-            table.add_row("start", *(str(gold) for gold in previous))
+            previous: tuple[int, ...] = (START_GOLD,) * game.num_players
+            history.append(["start", *(str(gold) for gold in previous)])
             for epoch in epochs:
                 gold = self._gold_after[epoch]
-                gains = (_signed(now - then) for now, then in zip(gold, previous, strict=True))
-                table.add_row(f"epoch {epoch + 1}", *gains)
+                gains = (signed(now - then) for now, then in zip(gold, previous, strict=True))
+                history.append([f"epoch {epoch + 1}", *gains])
                 previous = gold
-            table.add_section()
-        table.add_row(Text("gold", style="bold"), *(Text(str(g), style="bold") for g in state.gold))
+        players: list[Column | str] = [
+            right(_player_text(names, p)) for p in range(game.num_players)
+        ]
+        total = ["gold", *(str(g) for g in state.gold)]
+        table = score_pad("Gold", ["", *players], [history] if history else [], total, "left")
         console.print(table)
-        winners = kingdoms.winners(state)
-        line = Text()
+        winners = game.winners(state)
         if len(winners) == 1:
-            line.append("Winner: ", style="bold")
+            heading = "Winner"
         else:
-            line.append("Winners, sharing the victory on equal gold: ", style="bold")
-        for index, player in enumerate(winners):
-            line.append(" and " if index else "")
-            line.append_text(_player_text(names, player))
+            heading = "Winners, sharing the victory on equal gold"
         each = " each" if len(winners) > 1 else ""
-        line.append(f", with {state.gold[winners[0]]} gold{each}")
-        console.print(line)
+        named = [_player_text(names, player) for player in winners]
+        console.print(winners_line(heading, named, f", with {state.gold[winners[0]]} gold{each}"))
 
 
 # -- the board ---------------------------------------------------------------------------------
 def space_label(space: int) -> str:
     """`b3` for row 3, column 2 (space 13)."""
     row, column = divmod(space, bd.COLUMNS)
-    return f"{COLUMN_LETTERS[column]}{row + 1}"
+    return square_name(column, row)
 
 
 def labelled_space(column: str, row: str) -> int:
     """The space named by a column letter and a row number; a clear refusal off the board."""
-    if column not in COLUMN_LETTERS or not row.isdecimal() or not 1 <= int(row) <= bd.ROWS:
-        raise IllegalActionError(
-            f"there is no space {column}{row}: columns a to f, rows 1 to {bd.ROWS}"
-        )
-    return bd.space(int(row) - 1, COLUMN_LETTERS.index(column))
+    index, number = named_square(column, row, bd.COLUMNS, bd.ROWS, word="space")
+    return bd.space(number, index)
 
 
 def letter(player: int) -> str:
@@ -360,7 +382,7 @@ def tile_text(tile: int, width: int = CELL) -> Text:
 def castle_text(player: int, rank: int, boosted: bool = False, width: int = CELL) -> Text:
     """A castle in its player's colour: letter, ♜, rank, and + when a wizard stands beside it."""
     mark = f"{letter(player)}{CASTLE}{rank}{WIZARD_MARK if boosted else ''}"
-    style = Style(color=_colour(player), bgcolor=CASTLE_BACKGROUND, bold=True)
+    style = Style(color=colour(player), bgcolor=CASTLE_BACKGROUND, bold=True)
     return Text(f"{mark:^{width}}", style=style)
 
 
@@ -430,7 +452,7 @@ def _hand_text(player: int, hand: Sequence[int]) -> Text:
     text = Text()
     for rank, count in enumerate(hand, start=1):
         text.append(" " if rank > 1 else "")
-        style = _colour(player) if count else "dim"
+        style = colour(player) if count else "dim"
         text.append(f"{CASTLE}{rank}x{count}", style=style)
     return text
 
@@ -475,17 +497,6 @@ def _tiles_line(
     return Group(*lines)
 
 
-def _log_panel(log: Sequence[str]) -> Panel:
-    """The last moves, the newest in bold."""
-    body = Text("—", style="dim")
-    if log:
-        body = Text("\n").join(
-            Text(entry, style="bold" if index == len(log) - 1 else "")
-            for index, entry in enumerate(log)
-        )
-    return Panel(body, title="Recent moves", title_align="left", border_style="dim", expand=False)
-
-
 def _legend() -> Columns:
     parts = [
         (tile_text(2, 4), "resource"),
@@ -526,15 +537,14 @@ def _status_line(game: Kingdoms, seen: KingdomsState, names: Sequence[str]) -> T
         parts.append("dealing the starting tiles")
     elif phase != FIRST:
         parts.append(f"{letter(seen.turn)} {names[seen.turn]} to play")
-    return Text(" · ".join(parts), style="dim")
+    return status_line(parts)
 
 
 def _headline(game: Kingdoms, seen: KingdomsState, seat: int) -> Text | None:
     """What the person must do now, with examples."""
     if game.current_player(seen) != seat:
         return None
-    text = Text()
-    text.append("▶ Your turn: ", style="bold")
+    text = your_turn()
     legal = game.legal_actions(seen)
     example = space_label(_example_space(seen))
     if seen.phase == PLACE:
@@ -547,7 +557,7 @@ def _headline(game: Kingdoms, seen: KingdomsState, seat: int) -> Text | None:
         text.append("you can do nothing but pass.", style="bold")
         return text
     phrases = [phrase for phrase, _ in _turn_options(game, seen)]
-    text.append(_either(phrases) + ". ? lists the legal moves, help explains.")
+    text.append(f"{either(phrases)}. {MOVES_HINT}")
     return text
 
 
@@ -620,7 +630,7 @@ def _due(game: Kingdoms, seen: KingdomsState) -> str:
         return f"type an empty space for {TYPES[seen.held].label}, e.g. {example}"
     if game.legal_actions(seen) == (PASS_ACTION,):
         return "type pass"
-    return "type " + _either([move for _, move in _turn_options(game, seen)])
+    return "type " + either([move for _, move in _turn_options(game, seen)])
 
 
 def _parse_place(game: Kingdoms, seen: KingdomsState, words: str, text: str) -> int:
@@ -629,7 +639,7 @@ def _parse_place(game: Kingdoms, seen: KingdomsState, words: str, text: str) -> 
         held = TYPES[seen.held].describe()
         if words in ("draw", "pass") or _CASTLE.match(words) or _START.match(words):
             raise IllegalActionError(f"first place the tile you hold, {held}: {_due(game, seen)}")
-        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, seen)}")
+        raise unreadable(text, _due(game, seen))
     space = labelled_space(*match.groups())
     _check_empty(seen, space)
     return PLACE_BASE + space
@@ -689,7 +699,7 @@ def _parse_play(game: Kingdoms, seen: KingdomsState, words: str, text: str) -> i
             say = f"say what goes there, e.g. start {here}; "
         then = "take a tile" if game.setup.no_luck else "draw"
         raise IllegalActionError(f"{excerpt(text.strip())}: {say}to put a tile there, {then} first")
-    raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, seen)}")
+    raise unreadable(text, _due(game, seen))
 
 
 def _tile_named(words: str) -> int:
@@ -718,48 +728,6 @@ def _check_empty(seen: KingdomsState, space: int) -> None:
 
 
 # -- the log -------------------------------------------------------------------------------------
-def _describe(
-    game: Kingdoms,
-    before: KingdomsState,
-    action: int,
-    after: KingdomsState,
-    names: Sequence[str],
-    seat: int | None,
-) -> str | None:
-    phase = before.phase
-    player = before.turn
-    if phase == FIRST:
-        return _first_player(game, before, action, names)
-    if phase == DEAL:
-        if player == seat:
-            return (
-                f"{names[player]} drew {TYPES[action].describe()} as a starting tile "
-                "(face down to the others)"
-            )
-        return f"{names[player]} drew a face-down starting tile"
-    if phase == DRAW:
-        if player == seat:
-            return f"{names[player]} drew {TYPES[action].describe()} from the supply"
-        return f"{names[player]} drew a tile from the supply"
-    if phase == PLACE:
-        where = space_label(action - PLACE_BASE)
-        tile = "it" if game.setup.no_luck else TYPES[before.held].describe()
-        text = f"placed {tile} on {where}"
-    elif action < DRAW_ACTION:
-        rank, space = divmod(action - CASTLE_BASE, bd.SPACES)
-        text = f"placed a rank-{rank + 1} castle on {space_label(space)}"
-    elif action == DRAW_ACTION:
-        return None  # the draw is told when the tile comes (DRAW)
-    elif action < PLACE_BASE:
-        tile = TYPES[before.starting[player]].describe()
-        text = f"placed a starting tile, {tile}, on {space_label(action - START_BASE)}"
-    elif action == PASS_ACTION:
-        text = "passed (nothing left to do)"
-    else:
-        return f"took {TYPES[action - TAKE_BASE].describe()}"
-    return text + _scored(game, before, action, after, names)
-
-
 def _first_player(game: Kingdoms, before: KingdomsState, first: int, names: Sequence[str]) -> str:
     """Who starts the epoch, and why (rulebook "Play" and "The Second & Third Epochs")."""
     epoch = f"Epoch {before.epoch + 1} begins; first to play: {names[first]}"
@@ -809,26 +777,24 @@ def score_sheet(sheet: Sequence[Event], names: Sequence[str]) -> Table:
     "Scores After the First Epoch": each line's base value part by part, and each player's
     gold from it with how it came (base x ranks)."""
     players = len(names)
-    table = Table(title="Scores of the epoch", title_justify="left")
-    table.add_column("line")
-    table.add_column("base", justify="right")
-    for player in range(players):
-        table.add_column(_player_text(names, player), justify="right")
+    lines: list[list[RenderableType]] = []
     totals = {"rows": [0] * players, "columns": [0] * players}
     for event in sheet:
         parts = event["parts"]
         cells = [_line_gold(parts, player, event["gold"][player]) for player in range(players)]
         base = "/".join(str(part["base"]) for part in parts)
-        table.add_row(event["line"], base, *cells)
+        lines.append([event["line"], base, *cells])
         kind = "rows" if event["line"].startswith("row") else "columns"
         for player in range(players):
             totals[kind][player] += event["gold"][player]
-    table.add_section()
-    for kind, gold in totals.items():
-        table.add_row(kind, "", *map(_signed, gold))
-    epoch = [r + c for r, c in zip(totals["rows"], totals["columns"], strict=True)]
-    table.add_row(Text("epoch", style="bold"), "", *(Text(_signed(g), style="bold") for g in epoch))
-    return table
+    sums: list[list[RenderableType]] = [
+        [kind, "", *map(signed, gold)] for kind, gold in totals.items()
+    ]
+    epoch = [signed(r + c) for r, c in zip(totals["rows"], totals["columns"], strict=True)]
+    columns: list[Column | str] = ["line", right("base")]
+    columns += [right(_player_text(names, p)) for p in range(players)]
+    sums.append(bold_row(["epoch", "", *epoch]))  # the epoch's total, with its two parts
+    return score_pad("Scores of the epoch", columns, [lines, sums], title_justify="left")
 
 
 def _line_gold(parts: Sequence[dict[str, Any]], player: int, gold: int) -> Text:
@@ -836,7 +802,7 @@ def _line_gold(parts: Sequence[dict[str, Any]], player: int, gold: int) -> Text:
     how = [f"{part['base']}x{part['ranks'][player]}" for part in parts if part["ranks"][player]]
     if not how:
         return Text("·", style="dim")
-    return Text(_signed(gold)).append(f" ({' + '.join(how)})", style="dim")
+    return Text(signed(gold)).append(f" ({' + '.join(how)})", style="dim")
 
 
 # -- small words -------------------------------------------------------------------------------
@@ -848,36 +814,14 @@ def _tile_words(tile: int) -> Text:
 
 
 def _player_text(names: Sequence[str], player: int) -> Text:
-    return Text(f"{letter(player)} {names[player]}", style=f"bold {_colour(player)}")
+    return Text(f"{letter(player)} {names[player]}", style=f"bold {colour(player)}")
 
 
-def _colour(player: int) -> str:
-    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
-
-
-def _signed(gold: int) -> str:
-    """`+12`, `-3`, `0`: gold won or paid."""
-    return f"{gold:+d}" if gold else "0"
-
-
-def _either(choices: Sequence[str]) -> str:
-    """`a, b or c`."""
-    return " or ".join([", ".join(choices[:-1]), choices[-1]] if len(choices) > 2 else choices)
-
-
-# -- narrowing ---------------------------------------------------------------------------------
+# -- the person's sight ----------------------------------------------------------------------
 def _actor_view(game: Kingdoms, state: KingdomsState) -> KingdomsState:
     """The state as the player to act sees it (the prompt and the refusals name nothing more)."""
     player = game.current_player(state)
     return game.view(state, player if player >= 0 else None)
-
-
-def _kingdoms(game: Game[Any]) -> Kingdoms:
-    return narrowed(game, Kingdoms)
-
-
-def _state(state: Any) -> KingdomsState:
-    return narrowed(state, KingdomsState)
 
 
 __all__ = [

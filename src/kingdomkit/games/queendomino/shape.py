@@ -12,6 +12,7 @@ from kingdomkit.games.queendomino.rules import Queendomino
 if TYPE_CHECKING:
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
+    from kingdomkit.cli.terminal.kit import Terminal
     from kingdomkit.games.queendomino.state import QueendominoState
     from kingdomkit.rl.observation import Observer
     from kingdomkit.server.board import Board
@@ -46,6 +47,13 @@ def observation(game: Queendomino) -> Observer[QueendominoState]:
     return QueendominoEncoder(game)
 
 
+def terminal(game: Queendomino) -> Terminal:
+    """Queendomino at a terminal, for `kingdomkit play`."""
+    from kingdomkit.games.queendomino.terminal import TerminalUI
+
+    return TerminalUI()
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -56,6 +64,10 @@ SHAPE = GameShape(
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
     capabilities=Capabilities(
-        report=score_report, benchmarks=benchmarks, board=board, observation=observation
+        report=score_report,
+        benchmarks=benchmarks,
+        board=board,
+        observation=observation,
+        terminal=terminal,
     ),
 )

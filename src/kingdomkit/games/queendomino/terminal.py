@@ -1,7 +1,8 @@
 """Queendomino at a terminal: the realms, the Builders' Board and the lines in colour, and a
 short move syntax for people.
 
-`kingdomkit play` finds this module by the game's name. Squares are named as at Kingdomino's
+Queendomino's `terminal` capability (its shape.py), on the terminal toolkit (cli/terminal/kit.py)
+and Kingdomino's pictures of kingdoms and reader of placements. Squares are named as at Kingdomino's
 table (kingdomino/terminal.py): columns from a, rows from 1, over the whole area a kingdom can
 reach; in a 7x7 frame a..m and 1..13 with the castle on g7, in a 5x5 frame a..i, 1..9, e5.
 
@@ -32,26 +33,52 @@ from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.style import Style
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
-from kingdomkit.core.protocol import Game, IllegalActionError, check_move_length, excerpt, narrowed
+from kingdomkit.cli.terminal.kit import (
+    GameTerminal,
+    Screen,
+    Seen,
+    colour,
+    count,
+    fitted,
+    in_colour,
+    log_panel,
+    points,
+    right,
+    score_pad,
+    status_line,
+    unreadable,
+    winners_line,
+    your_turn,
+)
+from kingdomkit.core.protocol import Game, IllegalActionError, excerpt, narrowed
 from kingdomkit.games.kingdomino import kingdom as kd
-from kingdomkit.games.kingdomino.geometry import DIRECTION_NAMES, Cell
+from kingdomkit.games.kingdomino.geometry import Cell
 from kingdomkit.games.kingdomino.terminal import (
     CASTLE_STYLE,
     CROWN_STYLES,
     DIRECTION_WORDS,
-    PLAYER_COLOURS,
-    STEPS,
     TARGET_STYLE,
     TERRAIN_STYLES,
     Palette,
+    beside,
     cell_name,
     cell_point,
+    check_squares,
+    claim_headline,
     domino_text,
+    king_order,
+    kingdom_area,
     kingdom_picture,
+    last_placed,
+    line_table,
+    placement_hint,
+    placement_text,
     square_text,
+    squares_help,
+    terrain_legend,
 )
 from kingdomkit.games.queendomino import codec
 from kingdomkit.games.queendomino.buildings import Building
@@ -96,7 +123,6 @@ BUILT = PALETTE._replace(letters=TERRAIN_LETTERS[:TOWN] + "⌂")  # a town squar
 KNIGHT, TARGET, QUEEN = "♞", "+", "♛"
 UNVERIFIED_STYLE = Style(color="yellow", italic=True)
 STEP_NAMES = {PLACE: "place", TAX: "knights", BUILD: "build", SITE: "build", DRAGON: "Dragon"}
-LOG_TITLE = "Recent moves"
 
 _CELL = r"([a-z])(\d{1,2})"
 _LABEL = r"[qk]?\d{1,2}"
@@ -113,46 +139,33 @@ DISCARD_RULE = (
 )
 
 
-class TerminalUI:
+class TerminalUI(GameTerminal[Queendomino, QueendominoState]):
     """Draws Queendomino with rich and reads a person's moves (see the module card)."""
 
+    game_type = Queendomino
+    state_type = QueendominoState
+
     # -- drawing -------------------------------------------------------------------------
-    def draw(
-        self,
-        console: Console,
-        game: Game[Any],
-        state: Any,
-        seat: int,
-        names: Sequence[str],
-        log: Sequence[str],
-    ) -> None:
-        queendomino, state = _queendomino(game), _state(state)
-        mine = queendomino.realm_of[seat]
-        console.print(_status_line(queendomino, state))
-        realms = [mine, *(r for r in range(queendomino.num_realms) if r != mine)]
-        panels = [realm_panel(queendomino, state, r, seat, names) for r in realms]
-        board = builders_board(queendomino, state, mine, names)
-        lines = _lines(queendomino, state, names)
-        legend = _legend(console.width)
-        recent = _log_panel(log)
-        if sum(console.measure(p).maximum + 1 for p in panels) <= console.width:
-            console.print(Columns(panels))
-            console.print(legend)
-            console.print(Columns([lines, recent]))
-            console.print(board)
-        else:
-            # A narrow terminal: the person's realm, the board and the lines go last, next to
-            # the prompt, so that scrolling hides the other realms first.
-            console.print(Columns(panels[1:]))
-            console.print(recent)
-            console.print(board)
-            console.print(Columns([panels[0], Group(lines, legend)]))
-        headline = _headline(queendomino, state, seat, names)
-        if headline is not None:
-            console.print(headline)
+    def screen(self, seen: Seen[Queendomino, QueendominoState]) -> Screen:
+        game, state, seat, names = seen.game, seen.state, seen.seat, seen.names
+        mine = game.realm_of[seat]
+        realms = [mine, *(r for r in range(game.num_realms) if r != mine)]
+        panels = [realm_panel(game, state, r, seat, names) for r in realms]
+        board = builders_board(game, state, mine, names)
+        lines = _lines(game, state, names)
+        legend = _legend(seen.width)
+        recent = log_panel(seen.log)
+        # A narrow terminal: the person's realm, the board and the lines go last.
+        return Screen(
+            status=_status_line(game, state),
+            row=panels,
+            under=[legend, Columns([lines, recent]), board],
+            narrow=[Columns(panels[1:]), recent, board, Columns([panels[0], Group(lines, legend)])],
+            headline=_headline(game, state, seat, names),
+        )
 
     def prompt(self, game: Game[Any], state: Any) -> str:
-        queendomino, state = _queendomino(game), _state(state)
+        queendomino, state = self.narrow(game, state)
         phase = state.phase
         if phase == PLACE:
             return f"place {codec.domino_label(queendomino, state.placing[state.turn])} > "
@@ -161,18 +174,15 @@ class TerminalUI:
         return {TAX: "knight > ", BUILD: "build > ", DRAGON: "burn > "}.get(phase, "claim > ")
 
     # -- reading moves -------------------------------------------------------------------
-    def parse(self, game: Game[Any], state: Any, text: str) -> int:
-        check_move_length(text)
-        queendomino, state = _queendomino(game), _state(state)
-        words = " ".join(text.lower().split())
-        legal = queendomino.legal_actions(state)
+    def read(self, game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
+        legal = game.legal_actions(state)
         if words == "pass":
-            if queendomino.pass_action in legal:
-                return queendomino.pass_action
-            raise IllegalActionError(f"this step is not optional: {_due(queendomino, state)}")
+            if game.pass_action in legal:
+                return game.pass_action
+            raise IllegalActionError(f"this step is not optional: {_due(game, state)}")
         if "," in words and not _PLACEMENT.match(words):
             # The engine's notation, with x,y points from the castle.
-            return queendomino.parse_action(state, text)
+            return game.parse_action(state, text)
         reader = {
             PLACE: _parse_place,
             TAX: _parse_knight,
@@ -183,24 +193,16 @@ class TerminalUI:
         }.get(state.phase)
         if reader is None:
             raise IllegalActionError("no player moves now")
-        return reader(queendomino, state, words, text)
+        return reader(game, state, words, text)
 
-    def moves_help(self, game: Game[Any], state: Any) -> list[str]:
-        queendomino, state = _queendomino(game), _state(state)
-        return [move_text(queendomino, state, a) for a in queendomino.legal_actions(state)]
+    def move_text(self, game: Queendomino, state: QueendominoState, action: int) -> str:
+        return move_text(game, state, action)
 
     def help_text(self, game: Game[Any], state: Any) -> str:
-        queendomino = _queendomino(game)
-        geo = queendomino.geo
-        last = cell_name(queendomino, (geo.reach, geo.reach))
-        castle = cell_name(queendomino, (0, 0))
-        terrains = ", ".join(
-            f"{letter} {terrain}" for letter, terrain in zip(TERRAIN_LETTERS, TERRAINS, strict=True)
-        )
+        queendomino = narrowed(game, Queendomino)
         return "\n".join(
             [
-                f"Places on your board are named by column and row, a1 to {last}; your castle "
-                f"is on {castle}. Each turn is a few steps, each with its own prompt:",
+                f"{squares_help(queendomino)} Each turn is a few steps, each with its own prompt:",
                 "  place:  e4 e3 (or e4e3, e4-e3), or e4 up (e4 u, also down/left/right): "
                 "square 1 on e4, square 2 on e3 or above e4; discard only when told",
                 "  knight: 1 or 2 (or a square name such as e4) sends a knight from your guard "
@@ -213,8 +215,9 @@ class TerminalUI:
                 "(once a round, not for the Queen's host); pass to skip",
                 "  claim:  the number of a domino of the new line, e.g. 17 (Royal Wedding: 17 or "
                 "K17 / Q17)",
-                f"Terrains: {terrains}; a digit after the letter counts the crowns. ♞ a knight, "
-                "⌂ a building (red town squares), + where your move can go, · a free place.",
+                f"Terrains: {terrain_legend(TERRAIN_LETTERS, TERRAINS)}; a digit after the "
+                "letter counts the crowns. ♞ a knight, ⌂ a building (red town squares), + where "
+                "your move can go, · a free place.",
                 "The Queen (♛) goes to the realm with the most towers; she takes 1 coin off "
                 "its buildings and is one more crown on its largest territory at the end.",
                 f"Scores: territories size x crowns (towns too), 1 point per {COINS_PER_POINT} "
@@ -222,67 +225,98 @@ class TerminalUI:
             ]
         )
 
-    def forced(self, game: Game[Any], state: Any, names: Sequence[str]) -> str | None:
-        queendomino, state = _queendomino(game), _state(state)
-        legal = queendomino.legal_actions(state)
-        if len(legal) != 1:
-            return None
+    def forced_move(
+        self, game: Queendomino, state: QueendominoState, action: int, names: Sequence[str]
+    ) -> str | None:
         if state.phase == PLACE:
             domino = state.placing[state.turn]
             return (
-                f"Domino {codec.domino_label(queendomino, domino)} ({describe(DOMINOES[domino])}) "
+                f"Domino {codec.domino_label(game, domino)} ({describe(DOMINOES[domino])}) "
                 "fits nowhere in your kingdom, so it is discarded (rulebook, A: a domino that "
                 'does not fit "must be discarded from the game").'
             )
         if state.phase == SITE:
-            building = queendomino.table[state.board[state.chosen]]
-            where = move_text(queendomino, state, legal[0])
+            building = game.table[state.board[state.chosen]]
+            where = move_text(game, state, action)
             return f"{building.label()} goes on {where}, your only empty town square."
         if state.phase == CLAIM:
-            label = codec.domino_label(queendomino, state.line[legal[0]])
+            label = codec.domino_label(game, state.line[action])
             return f"Domino {label} is the only one left: your king takes it."
         return None
 
     # -- the log -------------------------------------------------------------------------
-    def describe(
+    def entry(
         self,
-        game: Game[Any],
-        before: Any,
+        game: Queendomino,
+        before: QueendominoState,
         action: int,
-        after: Any,
+        after: QueendominoState,
         names: Sequence[str],
-        seat: int | None = None,
+        seat: int | None,
     ) -> str | None:
-        queendomino, before, after = _queendomino(game), _state(before), _state(after)
-        return _describe(queendomino, before, action, after, names)
+        phase = before.phase
+        if phase == DRAW:
+            if after.phase == DRAW:
+                return None
+            labels = ", ".join(codec.domino_label(game, d) for d in after.line)
+            last = " (the last line)" if after.lines_drawn == game.setup.lines else ""
+            return f"New line{_box(game, after.line[0])}: {labels}{last}"
+        if phase == BOARD:
+            if after.phase == BOARD:
+                return None
+            tiles = " ".join(game.table[b].tile for b in after.board if b != EMPTY)
+            return f"Builders' Board: {tiles}"
+        if phase == ORDER:
+            if after.phase == ORDER:
+                return None
+            return "The kings choose in this order: " + ", ".join(names[p] for p in after.order)
+        if action == game.pass_action or phase == BUILD:
+            return None  # a building is logged with its square (SITE)
+        if phase == CLAIM:
+            return f"claimed {codec.domino_label(game, before.line[action])}"
+        r = game.acting_realm(before)
+        then, now = before.realms[r], after.realms[r]
+        if phase == PLACE:
+            label = codec.domino_label(game, before.placing[before.turn])
+            if action == game.discard_action:
+                return f"discarded {label} (it fit nowhere)"
+            return f"placed {label} on {move_text(game, before, action)}"
+        if phase == TAX:
+            where = cell_name(game, codec.knight_point(game, before, action))
+            return f"sent a knight to {where} (+{count(now.coins - then.coins, 'coin')})"
+        if phase == SITE:
+            building = game.table[before.board[before.chosen]]
+            where = move_text(game, before, action)
+            paid = then.coins - now.coins
+            text = f"built {building.label()} on {where} for {count(paid, 'coin')}"
+            gains = [
+                count(number, noun)
+                for number, noun in (
+                    (now.guard - then.guard, "knight"),
+                    (now.towers - then.towers, "tower"),
+                )
+                if number
+            ]
+            if gains:
+                text += f" (+{', +'.join(gains)})"
+            if after.queen != before.queen:
+                text += f"; the Queen moves to {realm_name(game, after.queen, names)}"
+            return text
+        burnt = game.building_on(before, action - game.burn_base)
+        return f"paid the Dragon 1 coin to burn {burnt.label()}"
 
     # -- the end -------------------------------------------------------------------------
-    def interlude(
-        self,
-        console: Console,
-        game: Game[Any],
-        before: Any,
-        action: int,
-        after: Any,
-        names: Sequence[str],
-    ) -> bool:
-        """A Queendomino game is one game: nothing to pause for."""
-        return False
-
-    def final(self, console: Console, game: Game[Any], state: Any, names: Sequence[str]) -> None:
-        queendomino, state = _queendomino(game), _state(state)
-        pads = [score_pad(queendomino, state, r, names) for r in range(queendomino.num_realms)]
+    def ending(
+        self, console: Console, game: Queendomino, state: QueendominoState, names: Sequence[str]
+    ) -> None:
+        pads = [realm_score_pad(game, state, r, names) for r in range(game.num_realms)]
         console.print(Columns(pads))
-        realms, rule = queendomino.winning_realms(state)
-        total = queendomino.breakdown(state, realms[0]).total
+        realms, rule = game.winning_realms(state)
+        total = game.breakdown(state, realms[0]).total
         label = "Winner" if len(realms) == 1 else "Winners, sharing the victory"
-        line = Text()
-        line.append(f"{label}: ", style="bold")
-        for index, r in enumerate(realms):
-            line.append(realm_name(queendomino, r, names), style=_colour(r))
-            line.append(" and " if index + 1 < len(realms) else "")
-        line.append(f", {_points(total)} ({_decided_by(queendomino, state, realms, rule)})")
-        console.print(line)
+        named = [Text(realm_name(game, r, names), style=colour(r)) for r in realms]
+        tail = f", {points(total)} ({_decided_by(game, state, realms, rule)})"
+        console.print(winners_line(label, named, tail))
 
 
 # -- realms ------------------------------------------------------------------------------
@@ -301,10 +335,7 @@ def realm_panel(
     realm = state.realms[r]
     kingdom = realm.kingdom
     mine = r == game.realm_of[seat]
-    # The person's kingdom shows the whole reachable area, so that every square can be named.
-    reach = game.geo.reach
-    xs = range(-reach, reach + 1) if mine else range(kingdom.min_x, kingdom.max_x + 1)
-    ys = range(-reach, reach + 1) if mine else range(kingdom.min_y, kingdom.max_y + 1)
+    xs, ys = kingdom_area(game, kingdom, whole=mine)
     targets: set[Point] = set()
     spots = 0  # occupied squares the person's move can go to (marked +)
     acting = game.current_player(state) == seat and mine
@@ -316,11 +347,7 @@ def realm_panel(
         for action in game.legal_actions(state):
             if action != game.pass_action:
                 spots |= 1 << game.geo.cell(*_action_point(game, state, action))
-    recent: set[Point] = set()
-    if kingdom.placed and (not mine or state.phase == TAX):
-        # Underline the domino placed last, so that a move is easy to spot.
-        _, cell1, cell2 = kingdom.placed[-1]
-        recent = {game.geo.xy(cell1), game.geo.xy(cell2)}
+    recent = last_placed(game, kingdom) if not mine or state.phase == TAX else set()
 
     def show(cell: Cell) -> Text:
         return square_shown(realm, cell, bool(spots >> cell & 1))
@@ -339,14 +366,14 @@ def realm_panel(
     if kingdom.discarded:
         discarded = ", ".join(codec.domino_label(game, n - 1) for n in kingdom.discarded)
         body.append(Text(f"discarded: {discarded}", style="dim"))
-    title = Text(realm_name(game, r, names), style=f"bold {_colour(r)}")
+    title = in_colour(realm_name(game, r, names), r, bold=True)
     if state.queen == r:
         title.append(f" {QUEEN} hosts the Queen", style="bold")
     return Panel(
         Group(*body),
         title=title,
-        subtitle=_points(game.breakdown(state, r).total),
-        border_style=_colour(r),
+        subtitle=points(game.breakdown(state, r).total),
+        border_style=colour(r),
         expand=False,
     )
 
@@ -368,8 +395,8 @@ def _realm_facts(game: Queendomino, state: QueendominoState, r: int) -> Text:
     realm = state.realms[r]
     placed = realm.knights.bit_count()
     return Text(
-        f"{_count(realm.coins, 'coin')} · {KNIGHT} {realm.guard} in the guard, {placed} placed · "
-        f"{_count(realm.towers, 'tower')}"
+        f"{count(realm.coins, 'coin')} · {KNIGHT} {realm.guard} in the guard, {placed} placed · "
+        f"{count(realm.towers, 'tower')}"
     )
 
 
@@ -418,8 +445,8 @@ def builders_board(
     table.caption = (
         f"{queen} · {game.pile_size(state)} tiles in the pile (next: its face-up top) · "
         f"burnt: {burnt} · supply: "
-        f"{_count(game.knight_supply(state), 'knight')}, "
-        f"{_count(game.tower_supply(state), 'tower')}"
+        f"{count(game.knight_supply(state), 'knight')}, "
+        f"{count(game.tower_supply(state), 'tower')}"
     )
     table.caption_justify = "left"
     return table
@@ -429,7 +456,8 @@ def _lines(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> 
     """The order of play (the dominoes being placed) and the new line with its claims."""
     tables: list[RenderableType] = []
     if state.placing:
-        table = _line_table("Order of play" + _box(game, state.placing[0]))
+        title = "Order of play" + _box(game, state.placing[0])
+        table = line_table(title, min_width=len(title))
         for index, (domino, owner) in enumerate(zip(state.placing, state.placers, strict=True)):
             done = index < state.turn or (index == state.turn and state.phase in (CLAIM, OVER))
             if done:
@@ -448,7 +476,8 @@ def _lines(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> 
         tables.append(table)
     if state.line and state.phase not in (DRAW, ORDER):
         last = " (the last one)" if state.lines_drawn == game.setup.lines else ""
-        table = _line_table("New line" + _box(game, state.line[0]) + last)
+        title = "New line" + _box(game, state.line[0]) + last
+        table = line_table(title, min_width=len(title))
         for domino, owner in zip(state.line, state.claims, strict=True):
             claimed = owner != UNCLAIMED
             table.add_row(
@@ -460,7 +489,8 @@ def _lines(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> 
         tables.append(table)
     shown = Columns(tables, padding=(0, 4))
     if state.phase == CLAIM and not state.placers:
-        return Group(shown, _king_order(game, state, names))
+        order = king_order(state.order, state.turn, lambda p: _player(game, names, p))
+        return Group(shown, order)
     return Group(shown)
 
 
@@ -469,30 +499,6 @@ def _box(game: Queendomino, domino: int) -> str:
     if not game.setup.royal_wedding:
         return ""
     return f" (from the {BOX_NAMES[box_of(domino)].capitalize()} box)"
-
-
-def _line_table(title: str) -> Table:
-    table = Table(
-        title=title,
-        title_justify="left",
-        show_header=False,
-        box=None,
-        padding=(0, 1),
-        min_width=len(title),
-    )
-    for justify in ("right", "left", "left", "left"):
-        table.add_column(justify=justify)
-    return table
-
-
-def _king_order(game: Queendomino, state: QueendominoState, names: Sequence[str]) -> Text:
-    """First round: the kings claim in the drawn order (rulebook, set up)."""
-    text = Text("Kings choose in this order: ")
-    for index, owner in enumerate(state.order):
-        text.append_text(_player(game, names, owner))
-        text.append(" ✓" if index < state.turn else "", style="dim")
-        text.append(", " if index + 1 < len(state.order) else "")
-    return text
 
 
 def _legend(width: int) -> Group:
@@ -509,19 +515,7 @@ def _legend(width: int) -> Group:
         square_text(TOWN, 1, palette=PALETTE).append(" 1 crown"),
         square_text(TOWN, 0, TARGET, PALETTE).append(" your move can go there"),
     ]
-    return Group(*(_fitted(parts, width) for parts in (terrains, marks)))
-
-
-def _fitted(parts: list[Text], width: int) -> Text:
-    """As many of `parts` as fit in `width`, the first always."""
-    while len(parts) > 1 and sum(p.cell_len + 1 for p in parts) > width + 1:
-        parts = parts[:-1]
-    return Text(" ").join(parts)
-
-
-def _log_panel(log: Sequence[str]) -> Panel:
-    body = Text("\n").join(Text(line) for line in log) if log else Text("—", style="dim")
-    return Panel(body, title=LOG_TITLE, title_align="left", border_style="dim", expand=False)
+    return Group(*(fitted(parts, width) for parts in (terrains, marks)))
 
 
 def _status_line(game: Queendomino, state: QueendominoState) -> Text:
@@ -531,7 +525,7 @@ def _status_line(game: Queendomino, state: QueendominoState) -> Text:
         parts.append("Royal Wedding" + (" in teams" if game.setup.teams else ""))
     size = game.geo.size
     parts.append(f"{size}x{size} kingdoms")
-    return Text(" · ".join(parts), style="dim")
+    return status_line(parts)
 
 
 def _headline(
@@ -542,11 +536,8 @@ def _headline(
         return None
     r = game.realm_of[seat]
     realm = state.realms[r]
-    text = Text()
-    text.append("▶ Your turn", style="bold")
-    if game.setup.teams:
-        text.append(f", for {realm_name(game, r, names)}, the realm you share")
-    text.append(": ", style="bold")
+    teams = game.setup.teams
+    text = your_turn(f", for {realm_name(game, r, names)}, the realm you share" if teams else "")
     phase = state.phase
     if phase == PLACE:
         domino = state.placing[state.turn]
@@ -554,14 +545,7 @@ def _headline(
         text.append_text(domino_text(DOMINOES[domino], PALETTE))
         text.append(f" ({describe(DOMINOES[domino])})")
         if _placeable(game, state):
-            first, second = _example(game, state)
-            step = (second[0] - first[0], second[1] - first[1])
-            names_ = f"{cell_name(game, first)} {cell_name(game, second)}"
-            text.append(
-                f".\n  Type where square 1 goes then square 2, e.g. {names_}, or a place and a "
-                f"direction, e.g. {cell_name(game, first)} {DIRECTION_NAMES[STEPS.index(step)]}. "
-                "? lists the legal moves, help explains."
-            )
+            text.append(".\n  " + placement_hint(game, *_example(game, state)))
     elif phase == TAX:
         text.append("collect tax", style="bold")
         text.append(
@@ -578,7 +562,7 @@ def _headline(
         text.append("build?", style="bold")
         free = game.free_towns(realm).bit_count()
         text.append(
-            f" You have {_count(realm.coins, 'coin')} and {_count(free, 'empty town square')}."
+            f" You have {count(realm.coins, 'coin')} and {count(free, 'empty town square')}."
             "\n  Type a tile id (e.g. "
             f"{move_text(game, state, game.legal_actions(state)[0])}), a building's name or its "
             "price on the Builders' Board; or pass."
@@ -595,8 +579,7 @@ def _headline(
             "only once a round.\n  Type its tile id, name or price; or pass."
         )
     else:
-        text.append("choose a domino of the new line", style="bold")
-        text.append(": type its number. ? lists the free ones.")
+        return claim_headline(text)
     return text
 
 
@@ -608,7 +591,7 @@ def _tax_choice(game: Queendomino, state: QueendominoState, action: int) -> str:
     found = kd.square(realm.kingdom, cell)
     terrain = found[0] if found else TOWN
     coins = game.tax(realm, realm.kingdom.terrains[terrain], cell)
-    return f"{cell_name(game, point)} ({TERRAINS[terrain]}, +{_count(coins, 'coin')})"
+    return f"{cell_name(game, point)} ({TERRAINS[terrain]}, +{count(coins, 'coin')})"
 
 
 def _example(game: Queendomino, state: QueendominoState) -> tuple[Point, Point]:
@@ -628,7 +611,7 @@ def move_text(game: Queendomino, state: QueendominoState, action: int) -> str:
         if action == game.discard_action:
             return "discard"
         first, second = codec.placement_points(game, action)
-        return f"{cell_name(game, first)} {cell_name(game, second)}"
+        return placement_text(game, first, second)
     if phase in (BUILD, DRAGON):
         base = game.build_base if phase == BUILD else game.burn_base
         return game.building_on(state, action - base).tile
@@ -648,8 +631,7 @@ def _due(game: Queendomino, state: QueendominoState) -> str:
     if phase == PLACE:
         if not _placeable(game, state):
             return "type discard"
-        first, second = _example(game, state)
-        return f"type where it goes, e.g. {cell_name(game, first)} {cell_name(game, second)}"
+        return f"type where it goes, e.g. {placement_text(game, *_example(game, state))}"
     if phase == TAX:
         return "type 1 or 2 (or the square's name) for a knight's square, or pass"
     if phase == BUILD:
@@ -691,33 +673,21 @@ def _parse_place(game: Queendomino, state: QueendominoState, words: str, text: s
         raise IllegalActionError(f"domino {asked} is not yours to place: place domino {label}")
     match = _PLACEMENT.match(words)
     if match is None:
-        raise IllegalActionError(
-            f"cannot read {excerpt(text.strip())}: {_due(game, state)}, or ? for the legal moves"
-        )
+        raise unreadable(text, f"{_due(game, state)}, or ? for the legal moves")
     given, column1, row1, column2, row2, direction = match.groups()
     if given is not None and not _is_label(game, domino, given.upper()):
         raise IllegalActionError(f"the domino to place is {label}, not {given.upper()}")
     first = cell_point(game, column1, row1)
     if direction is not None:
-        dx, dy = STEPS[DIRECTION_WORDS[direction]]
-        second = (first[0] + dx, first[1] + dy)
+        second = beside(first, direction)
         if max(map(abs, second)) > game.geo.reach:
             raise IllegalActionError(f"{words}: square 2 would be off the board")
     else:
         second = cell_point(game, column2, row2)
-    where = f"{cell_name(game, first)} {cell_name(game, second)}"
+    where = placement_text(game, first, second)
     if abs(first[0] - second[0]) + abs(first[1] - second[1]) != 1:
         raise IllegalActionError(f"{where}: the two squares of a domino must be side by side")
-    kingdom = state.realms[game.acting_realm(state)].kingdom
-    for point in (first, second):
-        cell = game.geo.cell(*point)
-        if cell == game.geo.castle:
-            raise IllegalActionError(f"{where}: {cell_name(game, point)} is your castle")
-        found = kd.square(kingdom, cell)
-        if found is not None:
-            raise IllegalActionError(
-                f"{where}: {cell_name(game, point)} is already taken ({TERRAINS[found[0]]})"
-            )
+    check_squares(game, state.realms[game.acting_realm(state)].kingdom, first, second, TERRAINS)
     try:
         return codec.placement_action(game, state, first, second)
     except IllegalActionError as error:
@@ -733,7 +703,7 @@ def _is_label(game: Queendomino, domino: int, text: str) -> bool:
 def _parse_knight(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
     match = _SQUARE.match(words)
     if match is None:
-        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
+        raise unreadable(text, _due(game, state))
     square, column, row = match.groups()
     placed = [codec.knight_point(game, state, game.knight_base + i) for i in (0, 1)]
     if square is not None:
@@ -757,7 +727,7 @@ def _parse_knight(game: Queendomino, state: QueendominoState, words: str, text: 
 def _parse_site(game: Queendomino, state: QueendominoState, words: str, text: str) -> int:
     match = _SQUARE.match(words)
     if match is None or match.group(1) is not None:
-        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
+        raise unreadable(text, _due(game, state))
     point = cell_point(game, match.group(2), match.group(3))
     name = cell_name(game, point)
     cell = game.geo.cell(*point)
@@ -815,7 +785,7 @@ def _parse_building(game: Queendomino, state: QueendominoState, words: str, text
         building = game.building_on(state, space)
         coins = state.realms[r].coins
         raise IllegalActionError(
-            f"{building.tile} costs {_count(game.price(state, r, space), 'coin')}; you have {coins}"
+            f"{building.tile} costs {count(game.price(state, r, space), 'coin')}; you have {coins}"
         )
     return action
 
@@ -832,7 +802,7 @@ def _parse_claim(game: Queendomino, state: QueendominoState, words: str, text: s
             raise IllegalActionError(
                 f"now choose a domino of the new line for your king: {_due(game, state)}"
             )
-        raise IllegalActionError(f"cannot read {excerpt(text.strip())}: {_due(game, state)}")
+        raise unreadable(text, _due(game, state))
     asked = match.group(1).upper()
     slots = [s for s, d in enumerate(state.line) if _is_label(game, d, asked)]
     if not slots:
@@ -845,89 +815,30 @@ def _parse_claim(game: Queendomino, state: QueendominoState, words: str, text: s
     return slots[0]
 
 
-# -- the log -----------------------------------------------------------------------------
-def _describe(
-    game: Queendomino,
-    before: QueendominoState,
-    action: int,
-    after: QueendominoState,
-    names: Sequence[str],
-) -> str | None:
-    phase = before.phase
-    if phase == DRAW:
-        if after.phase == DRAW:
-            return None
-        labels = ", ".join(codec.domino_label(game, d) for d in after.line)
-        last = " (the last line)" if after.lines_drawn == game.setup.lines else ""
-        return f"New line{_box(game, after.line[0])}: {labels}{last}"
-    if phase == BOARD:
-        if after.phase == BOARD:
-            return None
-        tiles = " ".join(game.table[b].tile for b in after.board if b != EMPTY)
-        return f"Builders' Board: {tiles}"
-    if phase == ORDER:
-        if after.phase == ORDER:
-            return None
-        return "The kings choose in this order: " + ", ".join(names[p] for p in after.order)
-    if action == game.pass_action or phase == BUILD:
-        return None  # a building is logged with its square (SITE)
-    if phase == CLAIM:
-        return f"claimed {codec.domino_label(game, before.line[action])}"
-    r = game.acting_realm(before)
-    then, now = before.realms[r], after.realms[r]
-    if phase == PLACE:
-        label = codec.domino_label(game, before.placing[before.turn])
-        if action == game.discard_action:
-            return f"discarded {label} (it fit nowhere)"
-        return f"placed {label} on {move_text(game, before, action)}"
-    if phase == TAX:
-        where = cell_name(game, codec.knight_point(game, before, action))
-        return f"sent a knight to {where} (+{_count(now.coins - then.coins, 'coin')})"
-    if phase == SITE:
-        building = game.table[before.board[before.chosen]]
-        where = move_text(game, before, action)
-        paid = then.coins - now.coins
-        text = f"built {building.label()} on {where} for {_count(paid, 'coin')}"
-        gains = [
-            _count(count, noun)
-            for count, noun in (
-                (now.guard - then.guard, "knight"),
-                (now.towers - then.towers, "tower"),
-            )
-            if count
-        ]
-        if gains:
-            text += f" (+{', +'.join(gains)})"
-        if after.queen != before.queen:
-            text += f"; the Queen moves to {realm_name(game, after.queen, names)}"
-        return text
-    burnt = game.building_on(before, action - game.burn_base)
-    return f"paid the Dragon 1 coin to burn {burnt.label()}"
-
-
 # -- the score pad -------------------------------------------------------------------------
-def score_pad(game: Queendomino, state: QueendominoState, r: int, names: Sequence[str]) -> Table:
+def realm_score_pad(
+    game: Queendomino, state: QueendominoState, r: int, names: Sequence[str]
+) -> Table:
     """A realm's score pad, laid out like the rulebook's (wealth, terrains, Queen, buildings)."""
     pad = game.breakdown(state, r)
-    table = Table(title=Text(realm_name(game, r, names), style=_colour(r)))
-    table.add_column("")
-    table.add_column("how", style="dim")
-    table.add_column("points", justify="right")
-    table.add_row("wealth", f"{_count(pad.coins, 'coin')} / {COINS_PER_POINT}", str(pad.wealth))
+    wealth: list[list[RenderableType]] = [
+        ["wealth", f"{count(pad.coins, 'coin')} / {COINS_PER_POINT}", str(pad.wealth)]
+    ]
     for terrain, name in enumerate(TERRAINS):
         scoring = [t for t in pad.territories if t.terrain == terrain and t.crowns]
         how = " + ".join(f"{t.size}x{t.crowns}" for t in scoring)
-        points = pad.terrain_points[terrain]
+        scored = pad.terrain_points[terrain]
         label = square_text(terrain, 0, palette=PALETTE).append(f" {name}")
-        table.add_row(label, how, Text(str(points), style="" if points else "dim"))
-    table.add_row(f"{QUEEN} Queen", _queen_how(pad), str(pad.queen))
-    table.add_section()
-    for building, points in pad.buildings:
-        table.add_row(_building_text(building), _building_how(building, points), str(points))
-    table.add_row("buildings", "", str(pad.building_points))
-    table.add_section()
-    table.add_row(Text("total", style="bold"), "", Text(str(pad.total), style="bold"))
-    return table
+        wealth.append([label, how, Text(str(scored), style="" if scored else "dim")])
+    wealth.append([f"{QUEEN} Queen", _queen_how(pad), str(pad.queen)])
+    buildings: list[list[RenderableType]] = [
+        [_building_text(building), _building_how(building, scored), str(scored)]
+        for building, scored in pad.buildings
+    ]
+    buildings.append(["buildings", "", str(pad.building_points)])
+    title = Text(realm_name(game, r, names), style=colour(r))
+    columns: list[Column | str] = ["", Column("how", style="dim"), right("points")]
+    return score_pad(title, columns, [wealth, buildings], ["total", "", str(pad.total)])
 
 
 def _building_how(building: Building, points: int) -> str:
@@ -973,28 +884,7 @@ def _building_text(building: Building) -> Text:
 def _player(game: Queendomino, names: Sequence[str], player: int) -> Text:
     r = game.realm_of[player]
     team = f" (team {r + 1})" if game.setup.teams else ""
-    return Text(names[player] + team, style=_colour(r))
-
-
-def _colour(realm: int) -> str:
-    return PLAYER_COLOURS[realm % len(PLAYER_COLOURS)]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
-def _points(score: int) -> str:
-    return _count(score, "point")
-
-
-# -- narrowing -------------------------------------------------------------------------------
-def _queendomino(game: Game[Any]) -> Queendomino:
-    return narrowed(game, Queendomino)
-
-
-def _state(state: Any) -> QueendominoState:
-    return narrowed(state, QueendominoState)
+    return in_colour(names[player] + team, r)
 
 
 __all__ = [
@@ -1004,6 +894,6 @@ __all__ = [
     "move_text",
     "realm_name",
     "realm_panel",
-    "score_pad",
+    "realm_score_pad",
     "square_shown",
 ]
