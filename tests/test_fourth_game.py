@@ -1,6 +1,7 @@
 """A fourth game, Domino Duel (tests/plugins/dominoduel), plugs in with one declaration, its
 shape, and no other change: it passes the conformance checks, plays through `simulate`, with
-every bot, and a whole game on a real server with the browser's text board. The server and
+every bot, through the PettingZoo and Gymnasium environments, at the terminal on the plain
+interface, and a whole game on a real server with the browser's text board. The server and
 the command line find it as an installed game is found, through its `kingdomkit.games` entry
 point: tests/plugins holds its package (on the tests' path), tests/plugins/installed its
 metadata, which only the processes started here see (as if it were installed)."""
@@ -103,6 +104,28 @@ def test_simulate_finds_and_plays_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 20
+
+
+def test_it_is_played_at_the_terminal_on_the_plain_interface(
+    registered: None, tmp_path: Path
+) -> None:
+    """Typed moves, refused while the domino is not on offer, until one is: a whole game."""
+    typed = "".join(f"take {domino}\n" for domino in range(1, 13)) * 8
+    record = tmp_path / "duel.json"
+    command = [sys.executable, "-m", "kingdomkit", "play", "dominoduel", "--bots", "greedy"]
+    done = subprocess.run(
+        [*command, "--seed", "4", "--record", str(record)],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": with_plugins(), "COLUMNS": "100"},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "On offer:" in done.stdout and "not on offer" in done.stdout
+    assert "Game over" in done.stdout
+    replayed = replay_record(json.loads(record.read_text()))
+    assert replayed.game.is_terminal(replayed.final_state)
 
 
 def test_a_whole_game_on_the_server_with_the_text_board(tmp_path: Path) -> None:
