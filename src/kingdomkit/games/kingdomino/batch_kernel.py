@@ -16,7 +16,7 @@ start of an episode one for the learner's seat when it is drawn each episode; th
 goes, one per chance node (`Kingdomino.sample_chance`) and the bots' own (random: one per
 decision; greedy: one only to break a tie). The learner's decisions draw nothing. So the
 reference engine fed the same `SplitMix64` stream and the same learner actions plays the very
-same games (tests/test_rl_batch.py checks it).
+same games (tests/rl/test_rl_batch.py checks it).
 
 Versions (Kingdomino rules version 1, observation layout version 1): 1, the first; 2, the
 returns instead of the rewards (wdl, margin and the illegal action's reward moved to
