@@ -3,9 +3,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
+
+if TYPE_CHECKING:
+    from kingdomkit.bots.compiled import CompiledPlayouts
+    from kingdomkit.bots.heuristics import Heuristics
+
+
+def heuristics(game: Kingdomino) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.kingdomino.heuristics import KingdominoHeuristics
+
+    return KingdominoHeuristics(game)
+
+
+def compiled_playouts(game: Kingdomino) -> CompiledPlayouts | None:
+    """The compiled kernel (accelerator.py); None without numba and numpy (the fast extra).
+    Every option set is supported, dynasty included."""
+    try:
+        from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
+    except ImportError:
+        return None
+    return KingdominoAccelerator(game)
+
 
 SHAPE = GameShape(
     name="kingdomino",
@@ -15,5 +39,5 @@ SHAPE = GameShape(
     title=TITLE,
     variants=VARIANTS,
     rules=Kingdomino,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(heuristics=heuristics, playouts=compiled_playouts),
 )

@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
+
+if TYPE_CHECKING:
+    from kingdomkit.bots.heuristics import Heuristics
+
+
+def heuristics(game: Kingdoms) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.kingdoms.heuristics import KingdomsHeuristics
+
+    return KingdomsHeuristics(game)
+
 
 SHAPE = GameShape(
     name="kingdoms",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     unit=UNIT,
     rules=Kingdoms,
-    capabilities=Capabilities(),
+    capabilities=Capabilities(heuristics=heuristics),
 )

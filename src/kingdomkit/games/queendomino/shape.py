@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from kingdomkit.core.shape import Capabilities, GameShape
 from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
+
+if TYPE_CHECKING:
+    from kingdomkit.bots.heuristics import Heuristics
+
+
+def heuristics(game: Queendomino) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.queendomino.heuristics import QueendominoHeuristics
+
+    return QueendominoHeuristics(game)
+
 
 SHAPE = GameShape(
     name="queendomino",
@@ -16,5 +29,5 @@ SHAPE = GameShape(
     variants=VARIANTS,
     rules=Queendomino,
     file_options=(("buildings", "a corrected building table (CSV, as the shipped one)"),),
-    capabilities=Capabilities(),
+    capabilities=Capabilities(heuristics=heuristics),
 )
