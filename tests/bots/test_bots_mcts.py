@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.bots.compiled import compiled
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.tree import Node, Search, TreeConfig
 from kingdomkit.core.driver import notify_decision, play
 from kingdomkit.core.protocol import CHANCE, Game, OptionError
@@ -30,7 +32,7 @@ def next_decision(game: Game[Any], state: Any, rng: random.Random) -> Any:
 def first_placement(game: Game[Any], rng: random.Random) -> Any:
     """The first PLACE decision of a Kingdomino game (after random first claims)."""
     state = next_decision(game, game.initial_state(), rng)
-    while game.is_draft(state):
+    while heuristics(game).is_draft(state):
         legal = game.legal_actions(state)
         state = next_decision(game, game.apply(state, legal[0]), rng)
     return state
@@ -45,7 +47,7 @@ def test_the_claim_is_read_from_the_placement_search() -> None:
     root = bot.root
     assert root is not None and root.visits == 60
     after = game.apply(state, place)
-    assert game.turn_continues(state, after)
+    assert heuristics(game).turn_continues(state, after)
     claim = bot.act(game, after, rng)
     assert bot.root is root.children[place]  # no new search: the same tree, one level down
     assert claim == root.children[place].best_action(game.legal_actions(after), 0)
@@ -70,7 +72,7 @@ def test_observed_decisions_advance_the_root_and_a_draw_or_a_mismatch_starts_afr
                 expected = None if expected is None else expected.children.get(step)
             advanced = bot.advanced(game, state)
             assert advanced is expected
-            continuing = last is not None and game.turn_continues(last, state)
+            continuing = last is not None and heuristics(game).turn_continues(last, state)
             visits = 0 if advanced is None else advanced.visits
             searched = 0 if len(game.legal_actions(state)) == 1 else 80  # one choice: none
             action = bot.act(game, state, rng)
@@ -164,7 +166,7 @@ def test_depth_auto_plays_out_with_a_kernel_and_as_the_game_says_without() -> No
         search = Search(queendomino, 0, config, None)
         assert (search.sim.depth, search.sim.policy_name) == (depth, "greedy")
     kingdomino = make_game("kingdomino", {"players": 2})
-    with_kernel = kingdomino.accelerator() is not None
+    with_kernel = compiled(kingdomino) is not None
     assert Search(kingdomino, 0, config, None).sim.depth == (None if with_kernel else 0)
     assert tree_bot("mcts:depth=end").config.depth is None
     assert tree_bot("mcts:depth=3").config.depth == 3
@@ -184,7 +186,7 @@ def test_queendomino_leaves_are_playouts_with_four_players_and_forecasts_with_tw
             calls.append(player)
             return 0.0
 
-        monkeypatch.setattr(game, "forecast", forecast)
+        monkeypatch.setattr(heuristics(game), "forecast", forecast)
         rng = random.Random(3)
         state = next_decision(game, game.initial_state(), rng)
         bot = tree_bot("mcts:playouts=6:bias=0")  # no priors: only leaves could ask
@@ -292,5 +294,5 @@ def test_expand_defaults_to_two_leaves_with_a_kernel_and_to_none_without() -> No
     for name in ("kingdomino", "queendomino", "kingdoms"):
         game = make_game(name, {"players": 2})
         search = Search(game, 0, TreeConfig(expand=None, playout="greedy"), None)
-        assert search.expand == (16 if game.accelerator() is not None else 0)
+        assert search.expand == (16 if compiled(game) is not None else 0)
         assert Search(game, 0, TreeConfig(expand=5), None).expand == 5

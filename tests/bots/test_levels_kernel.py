@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from kingdomkit.bots import make_bot
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.cli.main import main
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.rules import PLACE
@@ -42,7 +43,7 @@ def a_placement(game: Any) -> Any:
 
 def test_the_levels_play_on_the_compiled_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game("kingdomino", {"players": 2})
-    kernel = game.accelerator()
+    kernel = compiled(game)
     assert kernel is not None, "the levels need the compiled kernel (the fast extra)"
     calls = []
     playouts = type(kernel).playouts

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from kingdomkit.bots import BOTS, GreedyPlacementBot, RandomBot
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.review import decisions_to_grade, grade_decision, player_grades, review_game
 from kingdomkit.cli.main import main
 from kingdomkit.core.driver import Agent, play
@@ -41,9 +42,10 @@ class OneStepAnalyst:
         self, game: Game[Any], state: Any, rng: random.Random, focus: int | None = None
     ) -> OneStepAnalysis:
         player = game.current_player(state)
+        known = heuristics(game)
         return OneStepAnalysis(
             tuple(
-                Estimate(action, game.evaluate(game.apply(state, action), player), 1)
+                Estimate(action, known.evaluate(game.apply(state, action), player), 1)
                 for action in game.legal_actions(state)
             )
         )
@@ -62,7 +64,9 @@ def test_greedy_placements_lose_nothing_and_random_ones_do() -> None:
     graded = review_game(game, actions, OneStepAnalyst(), seed=0)
     assert len(graded) == decisions_to_grade(game, actions, range(2))
     greedy_placements = [
-        d for d in graded if d.player == 0 and not game.is_draft(_state_at(game, actions, d.step))
+        d
+        for d in graded
+        if d.player == 0 and not heuristics(game).is_draft(_state_at(game, actions, d.step))
     ]
     assert greedy_placements and all(d.loss == 0.0 for d in greedy_placements)
     random_moves = [d for d in graded if d.player == 1]

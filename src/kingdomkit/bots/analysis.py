@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.tree import Node
 from kingdomkit.core.protocol import Game
 
@@ -84,7 +85,8 @@ def analysis_of(game: Game[Any], state: Any, player: int, root: Node) -> Analysi
 
 def _continuation(game: Game[Any], before: Any, after: Any, node: Node, player: int) -> float:
     """Expected points at `node`, following its best child while the turn goes on."""
-    while game.turn_continues(before, after):
+    turn_continues = heuristics(game).turn_continues
+    while turn_continues(before, after):
         action = node.best_action(game.legal_actions(after), player)
         if action is None:
             break

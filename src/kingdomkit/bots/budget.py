@@ -2,8 +2,9 @@
 
 A bot is given either `time=SECONDS` or `playouts=N` (never both); the budget is per turn: the
 search at the first decision of a turn spends it, and the turn's later micro-decisions (see
-`Game.turn_continues`) are read from that search at once. A playout budget makes a bot
-deterministic for a given seed; a time budget makes it as strong as the machine allows.
+the game's `turn_continues`, heuristics.py) are read from that search at once. A playout
+budget makes a bot deterministic for a given seed; a time budget makes it as strong as the
+machine allows.
 """
 
 from __future__ import annotations

@@ -1,12 +1,44 @@
 """Compiled playouts (a game's `playouts` capability, numba): the same games as
-`kingdomkit.bots.playouts`, from the same stream of uniforms, much faster."""
+`kingdomkit.bots.playouts`, from the same stream of uniforms, much faster.
+
+Search bots hand whole batches of playouts to them when a game offers them; everything else
+stays on the pure-Python engine, which remains the reference. They are optional twice over:
+a game's provider gives None when the compiled extra (numba) is not installed, and
+KINGDOMKIT_COMPILED=0 turns them off for every game (to compare, or to rule them out).
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Protocol
+
+from kingdomkit.core.protocol import Game
+from kingdomkit.core.registry import shape_of
+from kingdomkit.core.shape import capability
+
+OFF_SWITCH = "KINGDOMKIT_COMPILED"  # "0": no compiled playouts for any game
 
 
 class CompiledPlayouts(Protocol):
+    """A game's compiled playouts, bound to one configured game."""
+
     def playouts(
         self, state: Any, policy: str, player: int, epsilon: float, count: int, seed: int
-    ) -> tuple[Any, Any]: ...
+    ) -> tuple[Any, Any]:
+        """`count` playouts from `state` with the playout policy named `policy` (a name of
+        `kingdomkit.bots.playouts.POLICIES`; `player` the searching player, for
+        player-greedy; `epsilon` for epsilon-greedy), playing exactly as
+        `kingdomkit.bots.playouts` would from the same stream of
+        `kingdomkit.core.rng.SplitMix64(seed)` uniforms, one playout after the other: two
+        count x players arrays, the final `scores` and `returns` of each playout. An unknown
+        policy or an epsilon outside [0, 1] raises OptionError."""
+        ...
+
+
+def compiled(game: Game[Any]) -> CompiledPlayouts | None:
+    """The compiled playouts of the configured `game`, made once per game; None when its
+    shape offers none, when they cannot be made here (numba missing), or when
+    KINGDOMKIT_COMPILED=0 (read at every call)."""
+    if os.environ.get(OFF_SWITCH) == "0":
+        return None
+    return capability(game, "playouts", shape_of(game).capabilities.playouts)

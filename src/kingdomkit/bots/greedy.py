@@ -1,9 +1,10 @@
-"""Greedy bots: the best value of `game.evaluate` for the player once its move is made.
+"""Greedy bots: the best value of the game's `evaluate` (its heuristics, heuristics.py) for
+the player once its move is made.
 
 `greedy` tries every sequence of its own micro-actions within the turn (see `turn_continues`):
 in Kingdomino, every placement with every claim, valued by the game's heuristic, which is the
 classic "full greedy" baseline. `greedy-placement` is the paper's "greedy placement, random
-draft": random at draft decisions (`Game.is_draft`), and otherwise the best value after that
+draft": random at draft decisions (`is_draft`), and otherwise the best value after that
 one decision. Ties are broken at random, so greedy games still vary; a uniform is drawn only
 when there is a tie (playout kernels mirror this, see playouts.py).
 """
@@ -13,21 +14,24 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from kingdomkit.bots.heuristics import Heuristics, heuristics
 from kingdomkit.core.protocol import Game
 
 
 def greedy_action(game: Game[Any], state: Any, rng: Any, whole_turn: bool = True) -> int:
-    """The action whose outcome `game.evaluate` values most for the player to act, looking
-    through the rest of the turn when `whole_turn`; ties broken with one uniform of `rng`."""
+    """The action whose outcome the game's `evaluate` values most for the player to act,
+    looking through the rest of the turn when `whole_turn`; ties broken with one uniform of
+    `rng`."""
+    known = heuristics(game)
     player = game.current_player(state)
     best_value = float("-inf")
     best: list[int] = []
     for action in game.legal_actions(state):
         after = game.apply(state, action)
         if whole_turn:
-            value = _turn_value(game, state, after, player)
+            value = _turn_value(game, known, state, after, player)
         else:
-            value = game.evaluate(after, player)
+            value = known.evaluate(after, player)
         if value > best_value:
             best_value, best = value, [action]
         elif value == best_value:
@@ -35,11 +39,11 @@ def greedy_action(game: Game[Any], state: Any, rng: Any, whole_turn: bool = True
     return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
 
 
-def _turn_value(game: Game[Any], before: Any, after: Any, player: int) -> float:
-    if not game.turn_continues(before, after):
-        return game.evaluate(after, player)
+def _turn_value(game: Game[Any], known: Heuristics, before: Any, after: Any, player: int) -> float:
+    if not known.turn_continues(before, after):
+        return known.evaluate(after, player)
     return max(
-        _turn_value(game, after, game.apply(after, action), player)
+        _turn_value(game, known, after, game.apply(after, action), player)
         for action in game.legal_actions(after)
     )
 
@@ -60,7 +64,7 @@ class GreedyPlacementBot:
     name = "greedy-placement"
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
-        if game.is_draft(state):
+        if heuristics(game).is_draft(state):
             legal = game.legal_actions(state)
             return legal[int(rng.random() * len(legal))]
         return greedy_action(game, state, rng, whole_turn=False)

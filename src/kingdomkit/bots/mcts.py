@@ -67,6 +67,7 @@ from typing import Any
 from kingdomkit.bots.analysis import Analysis, analysis_of, most_points
 from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, read_budget
 from kingdomkit.bots.greedy import greedy_action
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.parallel import WorkerPool
 from kingdomkit.bots.rollout import AUTO, read_simulation
 from kingdomkit.bots.spec import Settings
@@ -175,7 +176,8 @@ class TreeBot:
             return False
         before = self._state
         return bool(
-            game.turn_continues(before, state) and state == game.apply(before, self._action)
+            heuristics(game).turn_continues(before, state)
+            and state == game.apply(before, self._action)
         )
 
     def _played(self, game: Game[Any], player: int, state: Any, action: int, root: Node) -> int:

@@ -4,8 +4,9 @@
     points     own points (`game.scores`)                                          raw
     relative   own / (own + best opponent), 0.5 when both are 0 (clamped to [0, 1]) in [0, 1]
 
-A playout cut short (a search's `depth=`) ends at a heuristic: `game.forecast` for every player
-stands in for the scores, and the players it rates highest share the win.
+A playout cut short (a search's `depth=`) ends at a heuristic: the game's `forecast`
+(heuristics.py) for every player stands in for the scores, and the players it rates highest
+share the win.
 
 UCB needs values in [0, 1]: `Normaliser` maps `points` by a running range, (v - low) /
 (high - low) with low = min(0, least seen) and high = the most seen in this search (the

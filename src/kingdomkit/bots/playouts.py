@@ -8,7 +8,7 @@ Each policy picks an action for the player to act, written once against the prot
     player-greedy   greedy for the searching player, random for everybody else
 
 Chance is drawn with `game.sample_chance(state, rng)`. This order of draws is a contract:
-a game's compiled playout kernel (`Game.accelerator`) must consume the same uniforms in the
+a game's compiled playouts (compiled.py) must consume the same uniforms in the
 same order, so that both make the same choices from the same stream (tests check it with
 `kingdomkit.core.rng.SplitMix64`).
 """

@@ -1,14 +1,14 @@
 """Simulations for the search bots: one playout (or a batch) from a state to a valued end.
 
-A `Simulator` plays a state out with a policy of playouts.py (or, when the game offers one
-and the playout runs to the end, its compiled kernel, `Game.accelerator`, seeded from the
-bot's generator) and turns the end into per-player values with a scorer (outcome.py) and the
+A `Simulator` plays a state out with a policy of playouts.py (or, when the game offers them
+and the playout runs to the end, its compiled playouts, compiled.py, seeded from the bot's
+generator) and turns the end into per-player values with a scorer (outcome.py) and the
 players' points. The policy `auto` is greedy (random playouts are too noisy to beat the
 greedy bot; without a kernel, how far to play is the game's `playout_depth`). With `depth=D`
-a playout stops after D decisions and the game's heuristic (`forecast`) values the position
-instead (never through the kernel); a cut in the middle of a turn (`Game.turn_continues`)
-first ends the turn greedily, so that the heuristic always compares whole turns
-(Queendomino: a placement before its build and its claim).
+a playout stops after D decisions and the game's heuristic (`forecast`, heuristics.py)
+values the position instead (never through the kernel); a cut in the middle of a turn
+(`turn_continues`) first ends the turn greedily, so that the heuristic always compares whole
+turns (Queendomino: a placement before its build and its claim).
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.greedy import greedy_action
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.outcome import SCORERS, Scorer, make_scorer, shares
 from kingdomkit.bots.playouts import DEFAULT_EPSILON, POLICIES, make_policy
 from kingdomkit.bots.spec import Settings
@@ -42,7 +44,8 @@ class Simulator:
     ) -> None:
         self.game = game
         self.player = player
-        kernel = game.accelerator() if accelerate and depth is None else None
+        self.heuristics = heuristics(game)
+        kernel = compiled(game) if accelerate and depth is None else None
         if policy == AUTO:
             policy = "greedy"
         self.policy_name = policy
@@ -60,8 +63,8 @@ class Simulator:
 
     def heuristic(self, state: Any) -> Outcome:
         """The values and points the game's heuristic gives an unfinished position."""
-        game = self.game
-        estimates = [game.forecast(state, p) for p in range(game.num_players)]
+        forecast = self.heuristics.forecast
+        estimates = [forecast(state, p) for p in range(self.game.num_players)]
         return self.scorer(estimates, shares(estimates)), estimates
 
     def run(self, state: Any, rng: random.Random, before: Any = None) -> Outcome:
@@ -91,7 +94,7 @@ class Simulator:
         """`state`, or, when it is the middle of a turn begun at `before`, the end of that turn
         played greedily: the heuristic compares whole turns, as the greedy bot does."""
         game = self.game
-        while before is not None and game.turn_continues(before, state):
+        while before is not None and self.heuristics.turn_continues(before, state):
             before, state = state, game.apply(state, greedy_action(game, state, rng))
         return state
 
@@ -111,13 +114,14 @@ class Simulator:
 
 def turn_sequences(game: Game[Any], state: Any) -> list[tuple[tuple[int, ...], Any]]:
     """Every sequence of the acting player's micro-actions to the end of the turn (as the
-    greedy bot enumerates them, see `Game.turn_continues`), with the state it leads to."""
+    greedy bot enumerates them, see `turn_continues`), with the state it leads to."""
     found: list[tuple[tuple[int, ...], Any]] = []
+    turn_continues = heuristics(game).turn_continues
 
     def walk(before: Any, prefix: tuple[int, ...]) -> None:
         for action in game.legal_actions(before):
             after = game.apply(before, action)
-            if game.turn_continues(before, after):
+            if turn_continues(before, after):
                 walk(after, (*prefix, action))
             else:
                 found.append(((*prefix, action), after))

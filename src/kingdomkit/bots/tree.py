@@ -36,13 +36,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from kingdomkit.bots.budget import Clock
+from kingdomkit.bots.compiled import compiled
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.outcome import Normaliser
 from kingdomkit.bots.rollout import Outcome, Simulator
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 KERNEL_LEAF = 8
 KERNEL_EXPAND = 16  # two leaves' playouts (arena runs in docs/strength.md)
-AUTO_DEPTH = -1  # `depth`: to the end with a compiled kernel, else `Game.playout_depth()`
+AUTO_DEPTH = -1  # `depth`: to the end with compiled playouts, else the game's `playout_depth()`
 
 
 @dataclass(frozen=True)
@@ -126,9 +128,10 @@ class Search:
         self.game = game
         self.player = player
         self.config = config
+        self.heuristics = heuristics(game)
         depth = config.depth
         if depth == AUTO_DEPTH:
-            depth = None if game.accelerator() is not None else game.playout_depth()
+            depth = None if compiled(game) is not None else self.heuristics.playout_depth()
         self.sim = Simulator(game, player, config.playout, config.epsilon, config.score, depth)
         self.norm = Normaliser(config.score)
         self.spread = Spread(game.num_players)
@@ -158,6 +161,7 @@ class Search:
         path = [node]
         expand = self.expand
         stop_at_draw = self.config.stop_at_draw
+        turn_continues = self.heuristics.turn_continues
         in_turn = True  # still the turn being searched for (always expanded)
         drawn = False  # a chance event on the way down
         before: Any = None
@@ -181,7 +185,7 @@ class Search:
             else:
                 action, child = self.select(node, state, player, rng)
             before, state = state, game.apply(state, action)
-            in_turn = in_turn and game.turn_continues(before, state)
+            in_turn = in_turn and turn_continues(before, state)
             if child is None:
                 child = node.children[action] = Node(game.num_players)
                 child.avail = 1
@@ -255,7 +259,8 @@ class Search:
     def priors(self, state: Any, player: int, legal: tuple[int, ...]) -> dict[int, float]:
         """H: `forecast` after each action, normalised over the siblings to [0, 1]."""
         game = self.game
-        values = {a: game.forecast(game.apply(state, a), player) for a in legal}
+        forecast = self.heuristics.forecast
+        values = {a: forecast(game.apply(state, a), player) for a in legal}
         low, high = min(values.values()), max(values.values())
         if high == low:
             return dict.fromkeys(legal, 1.0)

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kingdomkit.bots import RandomBot
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES, make_policy, playout
 from kingdomkit.cli.simulate import simulate
 from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
@@ -200,7 +201,7 @@ def vector_benchmarks(quick: bool) -> list[Benchmark]:
 
     from kingdomkit.rl.vector import KingdomkitVectorEnv
 
-    if make_game("kingdomino", {"players": 2}).accelerator() is None:
+    if compiled(make_game("kingdomino", {"players": 2})) is None:
         return []
     steps = 20 if quick else 400
     noise = np.random.default_rng(0).random((16, VECTOR_GAMES, 733), np.float32)

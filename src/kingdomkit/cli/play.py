@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.text import Text
 
 from kingdomkit.bots import BOTS, make_bot
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.cli.common import add_game_arguments, bot_names, game_from_args
 from kingdomkit.cli.replay import with_file_options
 from kingdomkit.cli.terminal.kit import Terminal
@@ -282,7 +283,7 @@ class Session:
             return
         if entry:
             self.turn.append(entry)
-        if not self.game.turn_continues(before, after) and self.turn:
+        if not heuristics(self.game).turn_continues(before, after) and self.turn:
             self.log.append(f"{self.labels[player]} " + " and ".join(self.turn))
             self.turn = []
 

@@ -19,6 +19,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.cli import serve_workers
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.registry import GAMES, make_game
@@ -109,14 +110,14 @@ def make_private(data: Path) -> None:
 def bot_engine_line() -> str:
     """One line saying which engine the bots' playouts run on (the compiled kernel of each
     game that has one, or the pure-Python engine, and why)."""
-    compiled = [
+    fast = [
         name
         for name, info in sorted(GAMES.items())
-        if make_game(name, {"players": info.default_players}).accelerator() is not None
+        if compiled(make_game(name, {"players": info.default_players})) is not None
     ]
-    if compiled:
+    if fast:
         return (
-            f"kingdomkit: bots play on the compiled kernel for {', '.join(compiled)} (numba), "
+            f"kingdomkit: bots play on the compiled kernel for {', '.join(fast)} (numba), "
             "the levels as docs/strength.md calibrates them"
         )
     if os.environ.get("KINGDOMKIT_COMPILED") == "0":

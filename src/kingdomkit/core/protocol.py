@@ -221,44 +221,6 @@ class Game(ABC, Generic[S]):
         share = 1.0 / len(winners)
         return tuple(share if player in winners else 0.0 for player in range(self.num_players))
 
-    def turn_continues(self, before: S, after: S) -> bool:
-        """True when `after` is still the same player's turn (the next micro-action of one
-        compound turn); bots that look one turn ahead stop where this is False."""
-        player = self.current_player(before)
-        return player >= 0 and self.current_player(after) == player
-
-    def evaluate(self, state: S, player: int) -> float:
-        """A heuristic value of `state` for `player`; games define what a greedy bot maximises.
-        The default is the player's score."""
-        return self.scores(state)[player]
-
-    def forecast(self, state: S, player: int) -> float:
-        """An estimate of `player`'s final score, for search bots that stop before the end
-        (`evaluate` says what the position is worth now; this may add what it will bring
-        later, such as Queendomino's knights and coins). The default is `evaluate`."""
-        return self.evaluate(state, player)
-
-    def playout_depth(self) -> int | None:
-        """How far a search bot's simulations go when this game has no compiled kernel (with
-        one, they always play to the end): None to the end, with greedy moves; D > 0 that many
-        decisions, then `forecast`; 0 (the default) no playout, the new position's `forecast`
-        at once, since pure-Python greedy playouts are too slow for most games."""
-        return 0
-
-    def is_draft(self, state: S) -> bool:
-        """True when the player to act picks what it will have later rather than changing its
-        position now (Kingdomino's claims); the "greedy placement, random draft" bot plays
-        these at random. The default: no decision is a draft."""
-        return False
-
-    def accelerator(self) -> Any:
-        """A compiled playout kernel for this configured game, or None (the default, and the
-        answer whenever the compiled extra is not installed). It offers
-        `playouts(state, policy, player, epsilon, count, seed) -> (scores, returns)`, two
-        count x players arrays, playing exactly as `kingdomkit.bots.playouts` would from
-        the same stream of `kingdomkit.core.rng.SplitMix64(seed)` uniforms."""
-        return None
-
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state

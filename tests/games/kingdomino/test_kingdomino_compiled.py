@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kingdomkit.bots import playouts as bot_playouts
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import make_policy, playout
 from kingdomkit.core.driver import random_playout
 from kingdomkit.core.protocol import OptionError
@@ -52,7 +54,7 @@ def game_for(name: str) -> Kingdomino:
 
 
 def accelerator_for(name: str) -> Any:
-    accelerator = game_for(name).accelerator()
+    accelerator = compiled(game_for(name))
     assert accelerator is not None
     return accelerator
 
@@ -108,15 +110,24 @@ def assert_same_playouts(
 
 def test_off_switch_and_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Kingdomino({"players": 4})
-    assert game.accelerator() is game.accelerator() is not None
+    assert compiled(game) is compiled(game) is not None
     monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
-    assert Kingdomino({"players": 4}).accelerator() is None
+    assert compiled(Kingdomino({"players": 4})) is None
 
 
 def test_none_without_the_compiled_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     """An ImportError (numba or numpy missing) gives None, not a failure."""
     monkeypatch.setitem(sys.modules, "kingdomkit.games.kingdomino.accelerator", None)
-    assert Kingdomino({"players": 3}).accelerator() is None
+    assert compiled(Kingdomino({"players": 3})) is None
+
+
+def test_the_kernel_numbers_the_bots_policies_by_their_place() -> None:
+    """The compiled policies' codes are the places of their names in the bots' list, which
+    is where the accelerator looks a name up."""
+    from kingdomkit.games.kingdomino import playouts as kp
+
+    codes = (kp.RANDOM, kp.GREEDY, kp.EPSILON_GREEDY, kp.PLAYER_GREEDY)
+    assert [bot_playouts.POLICIES[code] for code in codes] == list(POLICIES)
 
 
 def test_bad_policy_settings() -> None:
@@ -233,7 +244,7 @@ def test_dynasty_boundary_greedy() -> None:
 
 def test_a_pickled_game_leaves_its_kernel_behind() -> None:
     game = Kingdomino({"players": 2})
-    assert game.accelerator() is not None
+    assert compiled(game) is not None
     copy = pickle.loads(pickle.dumps(game))
-    assert "_accelerator" not in copy.__dict__
-    assert copy.accelerator() is not None and copy.options == game.options
+    assert "playouts" not in copy.__dict__.get("_capabilities", {})
+    assert compiled(copy) is not None and copy.options == game.options

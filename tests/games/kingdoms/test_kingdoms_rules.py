@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.core.driver import random_playout
 from kingdomkit.core.protocol import CHANCE, TERMINAL, IllegalActionError, OptionError
 from kingdomkit.core.registry import make_game
@@ -691,14 +692,15 @@ def test_expected_line_gold_with_nothing_expected_is_the_scoring() -> None:
 
 def test_the_forecast_is_the_evaluation_when_no_tile_is_unseen_and_counts_room_before() -> None:
     game = Kingdoms({"players": 2})
+    known = heuristics(game)
     start = position(game, grid("A2 +3 . . . ."))
     # every tile but the +3 is unseen: row 1 has the +3 and four empties, column 1 four
     # empties under the rank-2 castle, each empty worth the unseen tiles' mean value
     unseen = sum(start.supply)
     mean = (sum(n * v for n, v in zip(start.supply, bd.TILE_VALUES, strict=True))) / unseen
-    assert game.evaluate(start, 0) == start.gold[0] + 6
+    assert known.evaluate(start, 0) == start.gold[0] + 6
     row, column = 3 + 4 * mean, 4 * mean
-    assert game.forecast(start, 0) == pytest.approx(start.gold[0] + 2 * row + 2 * column)
-    assert game.forecast(start, 1) == game.evaluate(start, 1)
+    assert known.forecast(start, 0) == pytest.approx(start.gold[0] + 2 * row + 2 * column)
+    assert known.forecast(start, 1) == known.evaluate(start, 1)
     end = random_game(game, 3)[-1]
-    assert [game.forecast(end, p) for p in range(2)] == [game.evaluate(end, p) for p in range(2)]
+    assert [known.forecast(end, p) for p in range(2)] == [known.evaluate(end, p) for p in range(2)]

@@ -1,9 +1,11 @@
 """The compiled fast path of a configured Kingdomino game: Python states in, kernel arrays out.
 
-`Kingdomino.accelerator()` builds one `KingdominoAccelerator` per game object (or None
-without numba); bots call `playouts`, the benchmarks and tests the batch entry points. The
-kernel (kernel.py) plays exactly as `kingdomkit.bots.playouts.playout` does from the same
-`SplitMix64(seed)` stream, so both give the same scores and win shares.
+Kingdomino's `playouts` capability (kingdomkit.bots.compiled): its shape makes one
+`KingdominoAccelerator` per game object (or None without numba), found with
+`kingdomkit.bots.compiled.compiled(game)`; bots call `playouts`, the benchmarks and tests the
+batch entry points. The compiled policies (playouts.py, on the rules' mirror in kernel.py)
+play exactly as `kingdomkit.bots.playouts.playout` does from the same `SplitMix64(seed)`
+stream, so both give the same scores and win shares.
 
     playouts(state, policy, player, epsilon, count, seed) -> (scores, returns), count x players
     random_games(count, seed) -> scores of whole random games from the initial state
@@ -20,19 +22,17 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from kingdomkit.bots.playouts import POLICIES
 from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.rng import MASK64
 from kingdomkit.games.kingdomino import kernel as kn
+from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
 from kingdomkit.games.kingdomino.kingdom import Kingdom
 from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
-
-# The playout policies of kingdomkit.bots.playouts, by name (games cannot import bots).
-POLICIES = {"random": kn.RANDOM, "greedy": kn.GREEDY, "epsilon-greedy": kn.EPSILON_GREEDY}
-POLICIES["player-greedy"] = kn.PLAYER_GREEDY
 
 
 class KingdominoAccelerator:
@@ -127,17 +127,17 @@ class KingdominoAccelerator:
         """`count` playouts from `state` with `policy` (`player` the searching player, for
         player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
         and win shares, as `game.scores` and `game.returns` of each final state."""
-        code = POLICIES.get(policy)
-        if code is None:
+        if policy not in POLICIES:
             known = ", ".join(POLICIES)
             raise OptionError(f"unknown playout policy {policy!r} (known: {known})")
+        code = POLICIES.index(policy)  # the kernel's code (playouts.py)
         if not 0.0 <= epsilon <= 1.0:
             raise OptionError(f"epsilon is a probability between 0 and 1, not {epsilon}")
         return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
 
     def random_games(self, count: int, seed: int) -> Floats:
         """Scores of `count` whole random games from the initial state (one stream)."""
-        return self._run(self._initial, kn.RANDOM, 0, 0.0, count, seed)[0]
+        return self._run(self._initial, kp.RANDOM, 0, 0.0, count, seed)[0]
 
     def _run(
         self,
@@ -152,7 +152,7 @@ class KingdominoAccelerator:
         returns = np.zeros((count, self.players), np.float64)
         stream = np.array([seed & MASK64], np.uint64)
         tables = (self.config, self.dominoes, self.orders)
-        kn.playouts(arrays, tables, policy, player, float(epsilon), stream, scores, returns)
+        kp.playouts(arrays, tables, policy, player, float(epsilon), stream, scores, returns)
         return scores, returns
 
     # -- batch kernels (tests and benchmarks) --------------------------------------------------

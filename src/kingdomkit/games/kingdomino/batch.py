@@ -32,6 +32,7 @@ from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.rng import MASK64, splitmix64_next
 from kingdomkit.games.kingdomino import batch_kernel as bk
 from kingdomkit.games.kingdomino import kernel as kn
+from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.rl.observation import SimulatorStep, observer
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from kingdomkit.games.kingdomino.rules import Kingdomino
 
 Ints = npt.NDArray[np.int64]
-OPPONENT_POLICIES = {"random": kn.RANDOM, "greedy": kn.GREEDY}
+OPPONENT_POLICIES = {"random": kp.RANDOM, "greedy": kp.GREEDY}
 OBSERVATION_ORDER = ("kingdoms", "line", "kings", "unseen", "seats", "counters")  # the kernel's
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numba
 
 from kingdomkit.games.kingdomino import kernel as kn
+from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.encoding import CROWN_PLANE, PLANES
 from kingdomkit.games.kingdomino.state import CLAIM, CLAIMS, DRAW, ORDER, OVER, PLACE
 
@@ -80,10 +81,10 @@ def advance(
         player = kn.current_player(st)
         if seat < 0 or player == seat:
             return
-        if policies[player] == kn.GREEDY:
-            action = kn.greedy_action(st, rng, kingdoms, tables, work)
+        if policies[player] == kp.GREEDY:
+            action = kp.greedy_action(st, rng, kingdoms, tables, work)
         else:
-            action = kn.random_action(st, rng, kingdoms, tables, work)
+            action = kp.random_action(st, rng, kingdoms, tables, work)
         decide(st, action, kingdoms, tables, work)
 
 

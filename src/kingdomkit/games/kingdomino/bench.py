@@ -5,9 +5,9 @@ in shape.py).
 
 The positions come from random 4-player games played once before timing: every (kingdom,
 domino) pair met at a placement step, and every finished kingdom. When the compiled fast path
-is there (`Kingdomino.accelerator`), the same work is timed through it, as one kernel call
-over many items, with whole random games and the playouts of each policy from the first
-decision of a 4-player game.
+is there (the game's compiled playouts, `kingdomkit.bots.compiled`), the same work is timed
+through it, as one kernel call over many items, with whole random games and the playouts of
+each policy from the first decision of a 4-player game.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kingdomkit.bots.compiled import compiled
 from kingdomkit.core.benchmark import Benchmark
 from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdomino import kingdom as kd
@@ -69,7 +70,7 @@ def kernels(games: int = 100, passes: int = 20) -> list[Benchmark]:
         Benchmark("kingdomino legal-placement lists", "lists", list_placements, 250_000.0),
         Benchmark("kingdomino full-kingdom scorings", "scorings", score_kingdoms, 200_000.0),
     ]
-    accelerator = game.accelerator()
+    accelerator = compiled(game)
     if accelerator is not None:
         benchmarks += compiled_kernels(game, accelerator, placements, finished, passes)
     return benchmarks

@@ -27,7 +27,6 @@ Versions: 1, the first.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -329,62 +328,6 @@ class Kingdomino(Game[KingdominoState]):
         crowns = max(pads[p].crowns for p in leaders)
         leaders = tuple(p for p in leaders if pads[p].crowns == crowns)
         return leaders, "crowns" if len(leaders) == 1 else "shared"
-
-    # -- heuristics for bots ---------------------------------------------------------------
-    def is_draft(self, state: KingdominoState) -> bool:
-        """Claiming a domino of the new line is the draft (rulebook D2)."""
-        return state.phase == CLAIM
-
-    def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:
-        """A turn is: place, then claim (rulebook D1, D2)."""
-        return before.phase == PLACE and after.phase == CLAIM
-
-    def evaluate(self, state: KingdominoState, player: int) -> float:
-        """The player's score, plus for each domino it has claimed and not yet placed the most
-        that placing it now would add: with a greedy bot this is the usual "full greedy"."""
-        kingdom = state.kingdoms[player]
-        base = self.kingdom_score(kingdom)
-        pending = [n for n, owner in zip(state.line, state.claims, strict=False) if owner == player]
-        if state.phase == PLACE or (state.phase == CLAIM and state.placers):
-            first = state.turn + (1 if state.phase == CLAIM else 0)
-            pending += [
-                n
-                for n, owner in zip(state.placing[first:], state.placers[first:], strict=True)
-                if owner == player
-            ]
-        elif state.phase == DRAW:
-            pending += [
-                n for n, owner in zip(state.placing, state.placers, strict=True) if owner == player
-            ]
-        value = float(base)
-        for number in pending:
-            value += self.best_gain(kingdom, DOMINOES[number - 1], base)
-        return value
-
-    def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
-        """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
-        return kd.best_gain(self.geo, kingdom, domino, self.kingdom_score, base)
-
-    def accelerator(self) -> Any:
-        """The compiled playout kernel for this configured game (accelerator.py), made once
-        and kept; None without numba and numpy, or when KINGDOMKIT_COMPILED=0. Every option
-        set is supported, dynasty included."""
-        if os.environ.get("KINGDOMKIT_COMPILED") == "0":
-            return None
-        if "_accelerator" not in self.__dict__:
-            try:
-                from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
-            except ImportError:
-                self.__dict__["_accelerator"] = None
-            else:
-                self.__dict__["_accelerator"] = KingdominoAccelerator(self)
-        return self.__dict__["_accelerator"]
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled without its kernel (worker processes make their own when they need it)."""
-        state = super().__getstate__()
-        state.pop("_accelerator", None)
-        return state
 
     # -- reading and writing actions -----------------------------------------------------
     def acting_domino(self, state: KingdominoState) -> Domino:

@@ -11,6 +11,8 @@ from kingdomkit.games.kingdomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.kingdomino.rules import Kingdomino
 
 if TYPE_CHECKING:
+    from kingdomkit.bots.compiled import CompiledPlayouts
+    from kingdomkit.bots.heuristics import Heuristics
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.cli.terminal.kit import Terminal
@@ -50,11 +52,16 @@ def observation(game: Kingdomino) -> Observer[KingdominoState]:
 
 def batch(game: Kingdomino) -> BatchMaker | None:
     """N games at once in the compiled kernel (batch.py), for the RL layer, which rewards them;
-    None without numba and numpy."""
-    accelerator = game.accelerator()
+    None without numba and numpy. It runs on the game's compiled playouts (its kernel)."""
+    from kingdomkit.bots.compiled import compiled
+
+    accelerator = compiled(game)
     if accelerator is None:
         return None
+    from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
     from kingdomkit.games.kingdomino.batch import KingdominoBatch
+
+    assert isinstance(accelerator, KingdominoAccelerator)  # what `compiled_playouts` makes
 
     return partial(KingdominoBatch, game, accelerator)
 
@@ -64,6 +71,23 @@ def terminal(game: Kingdomino) -> Terminal:
     from kingdomkit.games.kingdomino.terminal import TerminalUI
 
     return TerminalUI()
+
+
+def heuristics(game: Kingdomino) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.kingdomino.heuristics import KingdominoHeuristics
+
+    return KingdominoHeuristics(game)
+
+
+def compiled_playouts(game: Kingdomino) -> CompiledPlayouts | None:
+    """The compiled kernel (accelerator.py); None without numba and numpy (the fast extra).
+    Every option set is supported, dynasty included."""
+    try:
+        from kingdomkit.games.kingdomino.accelerator import KingdominoAccelerator
+    except ImportError:
+        return None
+    return KingdominoAccelerator(game)
 
 
 SHAPE = GameShape(
@@ -81,5 +105,7 @@ SHAPE = GameShape(
         observation=observation,
         batch=batch,
         terminal=terminal,
+        heuristics=heuristics,
+        playouts=compiled_playouts,
     ),
 )

@@ -57,7 +57,6 @@ from kingdomkit.games.kingdoms.actions import (
     START_BASE,
     TAKE_BASE,
 )
-from kingdomkit.games.kingdoms.board import IS_RESOURCE, TILE_VALUES
 from kingdomkit.games.kingdoms.options import EPOCHS, START_GOLD, Setup, parse_options
 from kingdomkit.games.kingdoms.state import (
     DEAL,
@@ -380,38 +379,6 @@ class Kingdoms(Game[KingdomsState]):
         """The most gold wins; equal gold shares the victory (rulebook "Game End")."""
         most = max(state.gold)
         return tuple(p for p, gold in enumerate(state.gold) if gold == most)
-
-    def evaluate(self, state: KingdomsState, player: int) -> float:
-        """The player's gold plus what the lines not yet scored would pay them if the epoch
-        ended now (empty spaces count 0): what a greedy bot maximises."""
-        value = state.gold[player]
-        for line, spaces in enumerate(bd.LINES):
-            if not state.scored >> line & 1:
-                value += bd.line_gold(state.board, spaces, self.num_players)[player]
-        return float(value)
-
-    def forecast(self, state: KingdomsState, player: int) -> float:
-        """`evaluate` with each empty space of a line not yet scored worth the mean value of
-        the tiles the player has not seen (resources and hazards apart, for the dragon):
-        a castle in a line with room is worth something before the tiles arrive."""
-        unseen = sum(state.supply)
-        if not unseen:
-            return self.evaluate(state, player)
-        resource = hazard = 0
-        for count, value, is_resource in zip(state.supply, TILE_VALUES, IS_RESOURCE, strict=True):
-            if is_resource:
-                resource += count * value
-            else:
-                hazard += count * value
-        gold = float(state.gold[player])
-        players = self.num_players
-        for line, spaces in enumerate(bd.LINES):
-            if not state.scored >> line & 1:
-                expected = bd.expected_line_gold(
-                    state.board, spaces, players, resource / unseen, hazard / unseen
-                )
-                gold += expected[player]
-        return gold
 
     # -- text, records, serialisation --------------------------------------------------------
     # codec.py and records.py take the game first, so their functions serve as methods.

@@ -10,6 +10,7 @@ from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
 
 if TYPE_CHECKING:
+    from kingdomkit.bots.heuristics import Heuristics
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.cli.terminal.kit import Terminal
@@ -54,6 +55,13 @@ def terminal(game: Kingdoms) -> Terminal:
     return TerminalUI()
 
 
+def heuristics(game: Kingdoms) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.kingdoms.heuristics import KingdomsHeuristics
+
+    return KingdomsHeuristics(game)
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -69,5 +77,6 @@ SHAPE = GameShape(
         board=board,
         observation=observation,
         terminal=terminal,
+        heuristics=heuristics,
     ),
 )

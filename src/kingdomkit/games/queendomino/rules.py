@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 from kingdomkit.core.protocol import (
@@ -105,13 +104,6 @@ from kingdomkit.games.queendomino.state import (
     QueendominoState,
     Realm,
 )
-
-# What `forecast` adds for a search bot's leaves (guesses, to be tuned by arena runs): the
-# coins one knight's tax brings, and the value over a third of a point of a coin that can
-# still buy a building, full while PREMIUM_TURNS placements or more are left.
-TAX_GUESS = 3.0
-COIN_PREMIUM = 1.0 / 3.0
-PREMIUM_TURNS = 4
 
 
 class Queendomino(Game[QueendominoState]):
@@ -532,39 +524,8 @@ class Queendomino(Game[QueendominoState]):
         leaders = tuple(r for r in leaders if pads[r].largest_territory == largest)
         return leaders, "largest_territory" if len(leaders) == 1 else "shared"
 
-    # -- heuristics for bots ---------------------------------------------------------------
-    def is_draft(self, state: QueendominoState) -> bool:
-        """Claiming a domino of the new line is the draft (rulebook D2)."""
-        return state.phase == CLAIM
-
-    def turn_continues(self, before: QueendominoState, after: QueendominoState) -> bool:
-        """A greedy bot looks ahead over a placement and its knights, or a building and its
-        square; each other step is valued on its own (see `evaluate`)."""
-        return after.phase in (TAX, SITE) and before.phase in (PLACE, TAX, BUILD)
-
-    def evaluate(self, state: QueendominoState, player: int) -> float:
-        """The realm's score with its coins counted at their exact worth (a third of a point
-        each), plus, for each domino it has claimed and not yet placed, the most points
-        placing it now would add."""
-        r = self.realm_of[player]
-        realm = state.realms[r]
-        pad = self.breakdown(state, r)
-        value = pad.total - pad.wealth + realm.coins / sc.COINS_PER_POINT
-        pending = [
-            d
-            for d, owner in zip(state.line, state.claims, strict=False)
-            if owner >= 0 and self.realm_of[owner] == r
-        ]
-        pending += self._waiting(state, r)
-        if pending:
-            geo, kingdom = self.geo, realm.kingdom
-            base = kd.territory_score(geo, kingdom)
-            score = partial(kd.territory_score, geo)
-            for domino in pending:
-                value += kd.best_gain(geo, kingdom, DOMINOES[domino], score, base)
-        return value
-
-    def _waiting(self, state: QueendominoState, r: int) -> list[int]:
+    # -- what is still to come (the bots' forecast counts on it: heuristics.py) ---------
+    def waiting(self, state: QueendominoState, r: int) -> list[int]:
         """The dominoes of the round being played that `r` has still to place."""
         if not state.placers or state.phase == OVER:
             return []
@@ -584,29 +545,7 @@ class Queendomino(Game[QueendominoState]):
         # a line is counted in `lines_drawn` once it is full, not while it is being drawn
         claiming = 1 if state.line and state.phase != DRAW else 0
         lines = self.setup.lines - state.lines_drawn + claiming
-        return len(self._waiting(state, r)) + kings * lines
-
-    def playout_depth(self) -> int | None:
-        """Search bots play greedy playouts to the end with 3 or 4 players: a 5x5 game is short
-        enough for about 60 a second in Python, and they judge far better than `forecast`
-        (docs/strength.md section 5); the 7x7 kingdoms of 2 players cost about five times
-        more, so there the leaves are `forecast`."""
-        return None if self.num_players > 2 else 0
-
-    def forecast(self, state: QueendominoState, player: int) -> float:
-        """`evaluate` plus what the realm's means will still bring while it has turns left:
-        each knight in its guard one tax (about TAX_GUESS coins), and every coin more than
-        its third of a point, since it can still pay for buildings (module constants)."""
-        value = self.evaluate(state, player)
-        r = self.realm_of[player]
-        left = self.placements_left(state, r)
-        if not left:
-            return value
-        realm = state.realms[r]
-        premium = COIN_PREMIUM * min(1.0, left / PREMIUM_TURNS)
-        worth = 1.0 / sc.COINS_PER_POINT + premium
-        knights = min(realm.guard, 2 * left)
-        return value + realm.coins * premium + knights * TAX_GUESS * worth
+        return len(self.waiting(state, r)) + kings * lines
 
     # -- reading and writing actions, records: codec.py and records.py, whose functions take
     # the game first, so that they serve as its methods ------------------------------------

@@ -10,6 +10,7 @@ from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
 
 if TYPE_CHECKING:
+    from kingdomkit.bots.heuristics import Heuristics
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.cli.terminal.kit import Terminal
@@ -54,6 +55,13 @@ def terminal(game: Queendomino) -> Terminal:
     return TerminalUI()
 
 
+def heuristics(game: Queendomino) -> Heuristics:
+    """What the bots value (heuristics.py)."""
+    from kingdomkit.games.queendomino.heuristics import QueendominoHeuristics
+
+    return QueendominoHeuristics(game)
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -69,5 +77,6 @@ SHAPE = GameShape(
         board=board,
         observation=observation,
         terminal=terminal,
+        heuristics=heuristics,
     ),
 )

@@ -1,0 +1,54 @@
+"""What Kingdomino tells its bots (its `heuristics` capability, kingdomkit.bots.heuristics):
+a turn is a placement and its claim, the claim is the draft, and a position is worth its
+score plus the best placement of every domino already claimed."""
+
+from __future__ import annotations
+
+from kingdomkit.bots.heuristics import Plain
+from kingdomkit.games.kingdomino import kingdom as kd
+from kingdomkit.games.kingdomino.dominoes import DOMINOES, Domino
+from kingdomkit.games.kingdomino.rules import Kingdomino
+from kingdomkit.games.kingdomino.state import CLAIM, DRAW, PLACE, KingdominoState
+
+
+class KingdominoHeuristics(Plain):
+    """Kingdomino's heuristics; no playouts in Python (the compiled kernel plays them)."""
+
+    def __init__(self, game: Kingdomino) -> None:
+        super().__init__(game)
+        self.rules = game
+
+    def is_draft(self, state: KingdominoState) -> bool:
+        """Claiming a domino of the new line is the draft (rulebook D2)."""
+        return state.phase == CLAIM
+
+    def turn_continues(self, before: KingdominoState, after: KingdominoState) -> bool:
+        """A turn is: place, then claim (rulebook D1, D2)."""
+        return before.phase == PLACE and after.phase == CLAIM
+
+    def evaluate(self, state: KingdominoState, player: int) -> float:
+        """The player's score, plus for each domino it has claimed and not yet placed the most
+        that placing it now would add: with a greedy bot this is the usual "full greedy"."""
+        kingdom = state.kingdoms[player]
+        base = self.rules.kingdom_score(kingdom)
+        pending = [n for n, owner in zip(state.line, state.claims, strict=False) if owner == player]
+        if state.phase == PLACE or (state.phase == CLAIM and state.placers):
+            first = state.turn + (1 if state.phase == CLAIM else 0)
+            pending += [
+                n
+                for n, owner in zip(state.placing[first:], state.placers[first:], strict=True)
+                if owner == player
+            ]
+        elif state.phase == DRAW:
+            pending += [
+                n for n, owner in zip(state.placing, state.placers, strict=True) if owner == player
+            ]
+        value = float(base)
+        for number in pending:
+            value += self.best_gain(kingdom, DOMINOES[number - 1], base)
+        return value
+
+    def best_gain(self, kingdom: kd.Kingdom, domino: Domino, base: int) -> int:
+        """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
+        rules = self.rules
+        return kd.best_gain(rules.geo, kingdom, domino, rules.kingdom_score, base)
