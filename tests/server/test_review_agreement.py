@@ -18,8 +18,10 @@ from fastapi.testclient import TestClient
 from test_server import HUMAN, Person, bot, wait_for_turn
 
 from kingdomkit.bots import TreeBot, make_bot
+from kingdomkit.bots.grading import Grading
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.noise import measure_noise, quantile
-from kingdomkit.bots.review import GRADINGS, Grading, grading_of
+from kingdomkit.bots.review import grading_of
 from kingdomkit.cli.main import main
 from kingdomkit.core.protocol import CHANCE, TERMINAL
 from kingdomkit.core.registry import GAMES, make_game
@@ -97,12 +99,14 @@ def test_every_game_and_player_count_has_a_machine_independent_grading() -> None
     for info in GAMES.values():
         game = info.rules({})
         for players in range(game.min_players, game.max_players + 1):
-            grading = GRADINGS[(info.name, players)]
+            grading = heuristics(info.rules({"players": players})).grading(players)
+            assert grading is not None
             analyst = make_bot(grading.analyst)
             assert isinstance(analyst, TreeBot)
             assert analyst.budget.playouts is not None and analyst.budget.seconds is None
             assert 0 < grading.mistake < grading.blunder
-    assert grading_of(make_game("kingdoms", {"players": 2})) is GRADINGS[("kingdoms", 2)]
+    kingdoms = make_game("kingdoms", {"players": 2})
+    assert grading_of(kingdoms) is heuristics(kingdoms).grading(2)
 
 
 def test_grades_follow_the_thresholds() -> None:
@@ -152,7 +156,7 @@ def test_the_noise_command_reports_numbers(capsys: pytest.CaptureFixture[str]) -
     assert set(report["loss"]) == {"p50", "p90", "p99", "max"}
     assert all(isinstance(v, float | int) and v >= 0 for v in report["loss"].values())
     assert report["suggested"]["blunder"] == 2 * report["suggested"]["mistake"]
-    assert report["in_use"]["analyst"] == GRADINGS[("kingdoms", 2)].analyst
+    assert report["in_use"]["analyst"] == grading_of(make_game("kingdoms", {"players": 2})).analyst
     assert main([*argv, "--runs", "2", "--bot", TINY]) == 0
     text = capsys.readouterr().out
     assert "suggested thresholds: mistake above" in text and "gold" in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from kingdomkit.bots.grading import Grading
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import shape_of
 from kingdomkit.core.shape import capability
@@ -41,6 +42,11 @@ class Heuristics(Protocol):
         plays these at random."""
         ...
 
+    def grading(self, players: int) -> Grading | None:
+        """The analyst of hints and reviews with `players`, and the losses that make a move a
+        mistake or a blunder, as measured (docs/bots.md); None when not measured."""
+        ...
+
     def turn_continues(self, before: Any, after: Any) -> bool:
         """True when `after` is still the same player's turn (the next micro-action of one
         compound turn); bots that look one turn ahead stop where this is False."""
@@ -66,6 +72,9 @@ class Plain:
 
     def is_draft(self, state: Any) -> bool:
         return False
+
+    def grading(self, players: int) -> Grading | None:
+        return None
 
     def turn_continues(self, before: Any, after: Any) -> bool:
         player = self.game.current_player(before)

@@ -4,7 +4,7 @@ A search is a sample: the same analyst with another seed ranks the moves of a po
 differently. A review grades a move by the points it loses against the analyst's best, so a
 loss within that noise says nothing about the move. This module measures it, as
 `kingdomkit analyze --noise` prints it (docs/bots.md has the figures behind the thresholds
-in bots/review.py `GRADINGS`):
+in each game's `Heuristics.grading`):
 
     positions   decisions with a choice, taken along bot games from a seed (greedy moves,
                 a quarter of them random, so the positions are varied but plausible)

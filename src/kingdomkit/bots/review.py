@@ -8,11 +8,11 @@ This is what `kingdomkit analyze` prints and what hints and post-game reviews ar
 
 "Points" are the game's score, in its own unit (`Game.score_unit`: gold in Kingdoms).
 
-`GRADINGS` is the one place that says, per game and player count, which search makes hints
-and reviews (the same one for both, with a fixed number of playouts: a hint and a review of a
-position agree on any machine) and from which loss a move is a mistake or a blunder: beyond
-the analyst's own noise, measured by `kingdomkit analyze --noise` (bots/noise.py; the figures
-are in docs/bots.md).
+Each game's heuristics say, per player count, which search makes hints and reviews (the same
+one for both, with a fixed number of playouts: a hint and a review of a position agree on any
+machine) and from which loss a move is a mistake or a blunder (`Heuristics.grading`, a
+`Grading` of grading.py): beyond the analyst's own noise, measured by `kingdomkit analyze
+--noise` (bots/noise.py; the figures are in docs/bots.md).
 """
 
 from __future__ import annotations
@@ -23,53 +23,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from kingdomkit.bots.analysis import most_points
+from kingdomkit.bots.grading import UNMEASURED, Grading
+from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game
 
 
-@dataclass(frozen=True)
-class Grading:
-    """The analyst of a game's hints and reviews, and the losses (in the game's unit) above
-    which a move is a mistake or a blunder."""
-
-    analyst: str
-    mistake: float
-    blunder: float
-
-    def grade(self, loss: float) -> str:
-        """`best` (nothing lost), `good` (within the analyst's noise), `mistake` or `blunder`."""
-        if loss <= 0.0:
-            return "best"
-        if loss > self.blunder:
-            return "blunder"
-        return "mistake" if loss > self.mistake else "good"
-
-
-# The thresholds are measured with `kingdomkit analyze --noise GAME --players N --positions 12
-# --runs 3` (bots/noise.py; the figures and the machine are in docs/bots.md, "How sure the
-# analyst is"): `mistake` is the 99th percentile of the loss a review with another seed gives
-# the hint's best move, rounded up to half a point (at least 1), `blunder` twice that. The
-# budgets are fixed playouts (not seconds, so that a hint and a review agree on any machine),
-# about a second's search on an idle core. Measure again after changing an analyst.
-GRADINGS: dict[tuple[str, int], Grading] = {
-    ("kingdomino", 2): Grading("mcts:playouts=1000:confirm=128", 5.0, 10.0),
-    ("kingdomino", 3): Grading("mcts:playouts=1000:confirm=128", 2.0, 4.0),
-    ("kingdomino", 4): Grading("mcts:playouts=1000:confirm=128", 1.0, 2.0),
-    ("queendomino", 2): Grading("mcts:playouts=600", 1.0, 2.0),
-    ("queendomino", 3): Grading("mcts:playouts=60", 5.5, 11.0),
-    ("queendomino", 4): Grading("mcts:playouts=60", 8.5, 17.0),
-    # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
-    **{("queendomino", players): Grading("mcts:playouts=60", 8.5, 17.0) for players in range(5, 9)},
-    ("kingdoms", 2): Grading("mcts:playouts=400:confirm=128", 3.5, 7.0),
-    ("kingdoms", 3): Grading("mcts:playouts=400:confirm=128", 4.5, 9.0),
-    ("kingdoms", 4): Grading("mcts:playouts=400:confirm=128", 1.0, 2.0),
-}
-# A game or player count not measured yet: a middling search, and wide margins.
-UNMEASURED = Grading("mcts:playouts=1000", 10.0, 20.0)
-
-
 def grading_of(game: Game[Any]) -> Grading:
-    """The analyst and thresholds of `game` as configured (its name and player count)."""
-    return GRADINGS.get((game.name, game.num_players), UNMEASURED)
+    """The analyst and thresholds of `game` as configured (its player count): its heuristics'
+    measured grading, else UNMEASURED."""
+    return heuristics(game).grading(game.num_players) or UNMEASURED
 
 
 class ActionEstimate(Protocol):

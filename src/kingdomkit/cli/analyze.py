@@ -10,13 +10,13 @@ Like a chess engine's analysis: at each decision with a choice, the analysing bo
 position as the player to act saw it (its own view: nobody's secrets) and estimates every legal
 move's expected final points; the move played is graded by the expected points lost against
 the best one (bots/review.py). The record is checked against the rules first, as `replay` does.
-The default analyst is the game's (bots/review.py `GRADINGS`: the one behind the server's hints
-and reviews), and so are the losses called a mistake or a blunder.
+The default analyst is the game's (its `Heuristics.grading`: the one behind the server's
+hints and reviews), and so are the losses called a mistake or a blunder.
 
 `--noise GAME` measures how much the analyst disagrees with itself (bots/noise.py): it searches
 positions of bot games several times with different seeds and prints the losses it gives its
 own best move, the spread of its estimates, and the thresholds they suggest. docs/bots.md has
-the figures behind `GRADINGS`.
+the figures behind the gradings.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from rich.console import Console
 from rich.table import Table
 
 from kingdomkit.bots import make_bot
+from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.noise import Noise, measure_noise
 from kingdomkit.bots.review import (
     Analyst,
     GradedDecision,
-    Grading,
     decisions_to_grade,
     grading_of,
     player_grades,

@@ -76,8 +76,8 @@ def hint(
 ) -> list[dict[str, Any]]:
     """Every legal action of the player to act, with the expected final score the analyst
     gives it from that player's view, best first (runs in a worker). `analyst` None: the
-    game's (bots/review.py GRADINGS); `seed`: the table's, as the review takes it, so that a
-    hint and the review of the same decision are the same search."""
+    game's (its heuristics' `grading`); `seed`: the table's, as the review takes it, so that
+    a hint and the review of the same decision are the same search."""
     game, state = _replayed(game_name, options, actions)
     bot = analyst_bot(analyst or grading_of(game).analyst)
     try:

@@ -66,7 +66,7 @@ class Jobs:
 
     def __init__(self, url: str, store: Store, analyst: str | None = None) -> None:
         self.store = store
-        # None: each game's own (bots/review.py GRADINGS); a cheaper one may be set
+        # None: each game's own (its heuristics' `grading`); a cheaper one may be set
         self.analyst = analyst or os.environ.get(ANALYST_ENV) or None
         connector = procrastinate.PsycopgConnector(conninfo=conninfo(url), min_size=1)
         self.app = procrastinate.App(connector=connector)

@@ -74,7 +74,7 @@ SEAT_BOTS = (*LEVELS, "random")  # what a bot seat may be
 RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
 KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is reloaded
 # The search of hints and of reviews, one for both so that they agree: None is each game's
-# own, declared with the grades' thresholds in bots/review.py GRADINGS (a fixed number of
+# own, declared with the grades' thresholds by its heuristics' `grading` (a fixed number of
 # playouts: the same answer on any machine); a spec here is used for every game instead.
 ANALYST: str | None = None
 

@@ -4,11 +4,20 @@ score plus the best placement of every domino already claimed."""
 
 from __future__ import annotations
 
+from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.heuristics import Plain
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, Domino
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, DRAW, PLACE, KingdominoState
+
+# The analyst of hints and reviews by player count, and its thresholds (bots/grading.py; the
+# measurements are in docs/bots.md, "How sure the analyst is").
+GRADINGS = {
+    2: Grading("mcts:playouts=1000:confirm=128", 5.0, 10.0),
+    3: Grading("mcts:playouts=1000:confirm=128", 2.0, 4.0),
+    4: Grading("mcts:playouts=1000:confirm=128", 1.0, 2.0),
+}
 
 
 class KingdominoHeuristics(Plain):
@@ -52,3 +61,6 @@ class KingdominoHeuristics(Plain):
         """The most points placing `domino` adds to `kingdom` (0 if it must be discarded)."""
         rules = self.rules
         return kd.best_gain(rules.geo, kingdom, domino, rules.kingdom_score, base)
+
+    def grading(self, players: int) -> Grading | None:
+        return GRADINGS.get(players)

@@ -4,11 +4,20 @@ leaves, once the unseen tiles arrive. A turn is one action, so `Plain`'s end of 
 
 from __future__ import annotations
 
+from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.heuristics import Plain
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.board import IS_RESOURCE, TILE_VALUES
 from kingdomkit.games.kingdoms.rules import Kingdoms
 from kingdomkit.games.kingdoms.state import KingdomsState
+
+# The analyst of hints and reviews by player count, and its thresholds (bots/grading.py; the
+# measurements are in docs/bots.md, "How sure the analyst is").
+GRADINGS = {
+    2: Grading("mcts:playouts=400:confirm=128", 3.5, 7.0),
+    3: Grading("mcts:playouts=400:confirm=128", 4.5, 9.0),
+    4: Grading("mcts:playouts=400:confirm=128", 1.0, 2.0),
+}
 
 
 class KingdomsHeuristics(Plain):
@@ -49,3 +58,6 @@ class KingdomsHeuristics(Plain):
                 )
                 gold += expected[player]
         return gold
+
+    def grading(self, players: int) -> Grading | None:
+        return GRADINGS.get(players)

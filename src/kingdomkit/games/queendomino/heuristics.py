@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.heuristics import Plain
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.queendomino import scoring as sc
@@ -19,6 +20,17 @@ from kingdomkit.games.queendomino.state import BUILD, CLAIM, PLACE, SITE, TAX, Q
 TAX_GUESS = 3.0
 COIN_PREMIUM = 1.0 / 3.0
 PREMIUM_TURNS = 4
+
+
+# The analyst of hints and reviews by player count, and its thresholds (bots/grading.py; the
+# measurements are in docs/bots.md, "How sure the analyst is").
+GRADINGS = {
+    2: Grading("mcts:playouts=600", 1.0, 2.0),
+    3: Grading("mcts:playouts=60", 5.5, 11.0),
+    4: Grading("mcts:playouts=60", 8.5, 17.0),
+    # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
+    **{players: Grading("mcts:playouts=60", 8.5, 17.0) for players in range(5, 9)},
+}
 
 
 class QueendominoHeuristics(Plain):
@@ -81,3 +93,6 @@ class QueendominoHeuristics(Plain):
         worth = 1.0 / sc.COINS_PER_POINT + premium
         knights = min(realm.guard, 2 * left)
         return value + realm.coins * premium + knights * TAX_GUESS * worth
+
+    def grading(self, players: int) -> Grading | None:
+        return GRADINGS.get(players)

@@ -1,7 +1,7 @@
 // The post-game review: the analyst grades every decision that had a choice by the expected
 // score lost against its best move, in the game's unit (points, or gold in Kingdoms): best,
 // good (within the analyst's own noise), mistake or blunder, with the thresholds the server
-// sends (bots/review.py GRADINGS). Asked with POST .../review (202, {ready}), asked again until
+// sends (each game's gradings, its heuristics' `grading`). Asked with POST .../review (202, {ready}), asked again until
 // ready (which starts nothing new), then read with GET .../review. Tapping a decision shows it
 // in the replay viewer.
 "use strict";
