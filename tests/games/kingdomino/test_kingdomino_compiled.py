@@ -248,3 +248,19 @@ def test_a_pickled_game_leaves_its_kernel_behind() -> None:
     copy = pickle.loads(pickle.dumps(game))
     assert "playouts" not in copy.__dict__.get("_capabilities", {})
     assert compiled(copy) is not None and copy.options == game.options
+
+
+def test_the_kernel_refuses_to_load_under_other_rules() -> None:
+    """The kernel mirrors one rules version, checked when it is imported: rules changed
+    without it stop it loading rather than let it play the old rules."""
+    import subprocess
+    import sys
+
+    code = (
+        "from kingdomkit.games.kingdomino.rules import Kingdomino\n"
+        "Kingdomino.version += 1\n"
+        "import kingdomkit.games.kingdomino.kernel\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "mirrors rules version 1, not 2" in done.stderr

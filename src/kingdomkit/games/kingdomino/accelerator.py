@@ -30,6 +30,7 @@ from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
 from kingdomkit.games.kingdomino.kingdom import Kingdom
 from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
+from kingdomkit.games.kingdomino.state import UNCLAIMED
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -102,7 +103,7 @@ class KingdominoAccelerator:
         st[kn.DECK] = state.deck
         st[kn.NLINE] = len(state.line)
         st[kn.LINE : kn.LINE + len(state.line)] = state.line
-        st[kn.CLAIMED : kn.CLAIMED + 4] = kn.UNCLAIMED
+        st[kn.CLAIMED : kn.CLAIMED + 4] = UNCLAIMED
         st[kn.CLAIMED : kn.CLAIMED + len(state.claims)] = state.claims
         st[kn.NPLACERS] = len(state.placers)
         st[kn.PLACING : kn.PLACING + len(state.placing)] = state.placing

@@ -31,8 +31,18 @@ import numba
 
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino import playouts as kp
-from kingdomkit.games.kingdomino.encoding import CROWN_PLANE, PLANES
-from kingdomkit.games.kingdomino.state import CLAIM, CLAIMS, DRAW, ORDER, OVER, PLACE
+from kingdomkit.games.kingdomino.dominoes import TERRAINS as TERRAIN_NAMES
+from kingdomkit.games.kingdomino.encoding import CASTLE_PLANE, CROWN_PLANE, PLANES, ROOM_PLANE
+from kingdomkit.games.kingdomino.state import (
+    CLAIM,
+    CLAIMS,
+    DRAW,
+    ORDER,
+    OVER,
+    PHASE_NAMES,
+    PLACE,
+    UNCLAIMED,
+)
 
 Array = Any  # numpy arrays; numba types them at compile time
 
@@ -40,10 +50,9 @@ LEARNER = -1  # a seat's policy code when the learner plays it
 # settings: what every game of the batch shares
 SELF_PLAY, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2
 SETTINGS_SIZE = 3
-CASTLE_PLANE = 7
-ROOM_PLANE = 8
-TERRAINS = 6
-PHASES = 5
+# The encoding's layout and the rules' counts, taken from them (never written again here).
+TERRAINS = len(TERRAIN_NAMES)
+PHASES = len(PHASE_NAMES)
 
 
 @kn.jit
@@ -115,7 +124,7 @@ def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) ->
     phase = st[kn.PHASE]
     if phase == CLAIM:
         for slot in range(st[kn.NLINE]):
-            if st[kn.CLAIMED + slot] == kn.UNCLAIMED:
+            if st[kn.CLAIMED + slot] == UNCLAIMED:
                 mask[slot] = 1
     elif phase == PLACE:
         codes = work[1]
@@ -134,7 +143,7 @@ def is_legal(
     if action < 0 or action >= num_actions:
         return False
     if st[kn.PHASE] == CLAIM:
-        return bool(action < st[kn.NLINE] and st[kn.CLAIMED + action] == kn.UNCLAIMED)
+        return bool(action < st[kn.NLINE] and st[kn.CLAIMED + action] == UNCLAIMED)
     if action < CLAIMS:
         return False
     codes = work[1]

@@ -68,6 +68,8 @@ if TYPE_CHECKING:
 VERSION = 1
 PLANES = 9  # planes per kingdom
 CROWN_PLANE = 6
+CASTLE_PLANE = 7
+ROOM_PLANE = 8
 DOMINO_WIDTH = 15
 SEAT_FEATURES = 5
 ROWS = NUM_DOMINOES + 1  # rows of the domino table (row 0: no domino)

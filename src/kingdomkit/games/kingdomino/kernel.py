@@ -24,6 +24,8 @@ Draws follow bots/playouts.py exactly (one SplitMix64 stream, `uniform`): DRAW o
 the int(u * remaining)-th lowest domino; ORDER int(u * orders) (playouts.py says the rest).
 
 Versions: 1, the first (mirrors Kingdomino rules version 1, every option including dynasty).
+The rules' constants are imported from them, and the rules version it mirrors is checked at
+import: a rules change that the kernel does not follow stops it loading, never plays wrong.
 """
 
 from __future__ import annotations
@@ -38,7 +40,23 @@ from numba.core import types
 from numba.extending import intrinsic
 
 from kingdomkit.games.kingdomino.kingdom import HARMONY_BONUS, MIDDLE_KINGDOM_BONUS
-from kingdomkit.games.kingdomino.state import CLAIM, DRAW, ORDER, OVER, PLACE
+from kingdomkit.games.kingdomino.rules import Kingdomino
+from kingdomkit.games.kingdomino.state import (
+    ALL_DOMINOES,
+    CLAIM,
+    DRAW,
+    ORDER,
+    OVER,
+    PLACE,
+    UNCLAIMED,
+)
+
+RULES_VERSION = 1  # the version of Kingdomino's rules this kernel mirrors
+if Kingdomino.version != RULES_VERSION:
+    raise ImportError(
+        f"the compiled Kingdomino kernel mirrors rules version {RULES_VERSION}, not"
+        f" {Kingdomino.version}: update kernel.py, playouts.py and batch_kernel.py"
+    )
 
 F = TypeVar("F", bound=Callable[..., Any])
 Array = Any  # numpy arrays; numba types them at compile time
@@ -59,8 +77,6 @@ LAYERS = 7
 CASTLE = 6  # in grid
 EMPTY = -1
 DISCARD = -1  # the discard "code"
-UNCLAIMED = -1
-ALL_DOMINOES = (1 << 48) - 1
 NO_VALUE = -(1 << 62)
 
 GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)

@@ -40,7 +40,6 @@ from kingdomkit.games.kingdomino.kernel import (
     PLACERS,
     PLACING,
     TURN,
-    UNCLAIMED,
     Array,
     best_gain,
     claim,
@@ -57,7 +56,7 @@ from kingdomkit.games.kingdomino.kernel import (
     unplace,
     work_arrays,
 )
-from kingdomkit.games.kingdomino.state import CLAIM, DRAW, ORDER, OVER, PLACE
+from kingdomkit.games.kingdomino.state import CLAIM, DRAW, ORDER, OVER, PLACE, UNCLAIMED
 
 # The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
 RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
