@@ -13,7 +13,10 @@ territory labels: the gain of a placement only involves the territories next to 
 squares.
 
 Every function takes kernel.py's three bundles: kingdoms = (rows, grid, crowns, info),
-tables = (cfg, dominoes, orders) and the scratch `work` (kernel.work_arrays).
+tables = (cfg, dominoes, orders) and the scratch `work` (kernel.work_arrays). numba compiles
+the kernel's functions into these (the machine code is the same as when they shared one
+module), and its disk cache checks only this file: after changing kernel.py, delete the
+`__pycache__` numba files (*.nbi, *.nbc) of this package, as for batch_kernel.py.
 
 Versions: 1, the first (moved out of kernel.py, move for move; mirrors Kingdomino rules
 version 1, every option including dynasty).
