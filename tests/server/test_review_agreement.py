@@ -99,7 +99,7 @@ def test_every_game_and_player_count_has_a_machine_independent_grading() -> None
     for info in GAMES.values():
         game = info.rules({})
         for players in range(game.min_players, game.max_players + 1):
-            grading = heuristics(info.rules({"players": players})).grading(players)
+            grading = heuristics(game).grading(players)
             assert grading is not None
             analyst = make_bot(grading.analyst)
             assert isinstance(analyst, TreeBot)
