@@ -3,7 +3,7 @@
 A game is its rules (`kingdomkit.core.protocol.Game`, the state machine every layer plays
 through) and a set of capabilities, each a typed protocol owned by the layer that uses it:
 
-    heuristics    bots     what a position is worth, how far playouts go   bots/heuristics.py
+    heuristics    bots     a position's worth, playouts' depth, gradings   bots/heuristics.py
     playouts      bots     compiled playouts (numba)                       bots/compiled.py
     observation   rl       observations for learning                       rl/observation.py
     batch         rl       a compiled simulator of many games at once      rl/observation.py
@@ -14,10 +14,11 @@ through) and a set of capabilities, each a typed protocol owned by the layer tha
 
 Each slot holds a provider: a function of the configured game returning the capability (the
 report and benchmarks, of nothing: they come before any options). A provider imports what it
-needs when called, so a game's shape costs nothing to load. A slot left
-empty degrades plainly, as the layer that owns it says: no heuristics, the score; no board,
-the browser's text board; no terminal interface, a plain text one. A layer asks with
-`capability`, which makes each capability once per configured game.
+needs when called, so a game's shape costs nothing to load. A slot left empty degrades
+plainly, as the layer that owns it says: no heuristics, the score; no board, the browser's
+text board; no terminal interface, a plain text one. Each layer asks through its accessor
+(`heuristics(game)`, `board(game)`, ...), which calls `capability`: each capability is made
+once per configured game. docs/adding-a-game.md has the whole picture.
 
 The core imports none of the layers: the slots' types are named for the type checker only.
 """
