@@ -102,7 +102,7 @@ class SeatSpec(StrictBody):
 
 
 class NewTable(StrictBody):
-    game: GameName = Field(description="kingdomino, queendomino or kingdoms")
+    game: GameName = Field(description="the game's name, as GET /api/games lists them")
     options: dict[OptionName, bool | int] = Field(default_factory=dict, description="e.g. harmony")
     seats: list[SeatSpec] = Field(min_length=1, max_length=8)
     name: DisplayName | None = Field(
