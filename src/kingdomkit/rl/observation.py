@@ -116,12 +116,15 @@ class BatchMaker(Protocol):
     ) -> BatchSimulator: ...
 
 
+def _declared(game: Game[Any]) -> Observer[Any] | None:
+    """The configured `game`'s observer from its shape (made once), None if it has none."""
+    return capability(game, "observation", shape_of(game).capabilities.observation)
+
+
 def observer(game: Game[Any]) -> Observer[Any]:
     """The observation encoding of the configured `game` (made once and kept with it);
     KingdomkitError when its game has none."""
-    found: Observer[Any] | None = capability(
-        game, "observation", shape_of(game).capabilities.observation
-    )
+    found = _declared(game)
     if found is None:
         raise KingdomkitError(f"{game.name} has no observation encoding")
     return found
@@ -132,9 +135,7 @@ def symmetries(
 ) -> list[Symmetry]:
     """Every symmetry of the position behind `observation` (the identity first), for data
     augmentation; a game without an encoding has the identity alone."""
-    found: Observer[Any] | None = capability(
-        game, "observation", shape_of(game).capabilities.observation
-    )
+    found = _declared(game)
     if found is not None:
         return found.symmetries(observation, action_mask)
     import numpy
