@@ -476,12 +476,14 @@ function connect() {
 
 async function showTable(id) {
   tableId = id;
-  try {
-    view = await api("GET", `/api/tables/${id}`);
-  } catch (e) {
-    if (e.status === 404 || e.status === 410) { showMissing(e); return; }
-    view = null;
-  }
+  // The table and its components together; `view` is set only once the board can be drawn,
+  // so nothing (a test, a key) sees a turn the page does not show yet.
+  const [first, components] = await Promise.all([
+    api("GET", `/api/tables/${id}`).catch((e) => e),
+    api("GET", `/api/tables/${id}/components`).catch(() => null),
+  ]);
+  if (first instanceof Error && (first.status === 404 || first.status === 410)) { showMissing(first); return; }
+  parts = components;
   $("table").hidden = false;
   const saved = JSON.parse(sessionStorage.getItem(`invitations:${id}`) || "[]");
   if (saved.length) {
@@ -491,7 +493,6 @@ async function showTable(id) {
       $("invitation-list").append(el("li", { text: `Seat ${inv.seat + 1}: ` }, el("a", { href: url, text: url }), copyButton(url)));
     }
   }
-  try { parts = await api("GET", `/api/tables/${id}/components`); } catch (e) { parts = null; }
   KK.ensureDefs();
   $("text-toggle").addEventListener("click", () => {
     showText = !showText;
@@ -515,7 +516,8 @@ async function showTable(id) {
   KKP.replay.init(id, { draw: drawShown, live: () => view, seatName: nameOf, note: (step) => KKP.review.note(step) });
   KKP.dominoes.init(() => { if (view) KKP.dominoes.update(shownView(), parts); });
   initTablePage(id);
-  await refresh();
+  if (first instanceof Error) await refresh();
+  else { view = first; sent = null; render(); }
   if (invited()) await join(null);
   else if (view && KKP.rematch.kept(view)) { view = await KKP.rematch.takeKept(view); render(); }
   connect();
