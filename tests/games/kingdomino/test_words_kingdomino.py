@@ -10,6 +10,7 @@ from boards import drawn
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, PLACE, UNCLAIMED, KingdominoState
+from kingdomkit.games.kingdomino.words import region_words
 from words import chance_sentences, check_random_games, decisions, said
 
 
@@ -43,14 +44,18 @@ def test_claim() -> None:
 
 
 @pytest.mark.parametrize(
-    ("move", "where"),
+    ("move", "where", "region"),
     [
-        ("place 29 0,-1 0,-2", "1-crown forest 1 up, grassland 2 up"),
-        ("place 29 -2,0 -1,0", "1-crown forest 2 left, grassland 1 left"),
-        ("place 29 1,0 1,1", "1-crown forest 1 right, grassland 1 right 1 down"),
+        ("place 29 0,-1 0,-2", "1-crown forest 1 up, grassland 2 up", "just above"),
+        ("place 29 -2,0 -1,0", "1-crown forest 2 left, grassland 1 left", "just to the left of"),
+        (
+            "place 29 1,0 1,1",
+            "1-crown forest 1 right, grassland 1 right 1 down",
+            "just to the right of",
+        ),
     ],
 )
-def test_place(move: str, where: str) -> None:
+def test_place(move: str, where: str, region: str) -> None:
     game = Kingdomino({"players": 2})
     state = _at(game, PLACE)
     player = game.current_player(state)
@@ -60,8 +65,25 @@ def test_place(move: str, where: str) -> None:
     action = game.parse_action(state, move)
     assert said(game, state, action) == (
         f"Place domino 29: {where} from your castle",
-        f"Ann placed domino 29: {where} from their castle",
+        f"Ann placed domino 29 (1-crown forest / grassland) {region} their castle",
     )
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "region"),
+    [
+        ((0, -1), (-1, -1), "just above"),
+        ((0, 2), (0, 3), "below"),
+        ((-1, -2), (-2, -2), "above and to the left of"),
+        ((-1, 2), (0, 2), "below"),  # across the castle's column: no side named
+        ((3, 1), (3, 2), "below and to the right of"),
+        ((2, 0), (3, 0), "to the right of"),
+    ],
+)
+def test_the_log_says_where_a_domino_went_as_a_person_would(
+    first: tuple[int, int], second: tuple[int, int], region: str
+) -> None:
+    assert region_words(first, second) == region
 
 
 def test_discard() -> None:

@@ -36,7 +36,7 @@ SEED = 7  # a random game in which each kind of move below is played or legal
         (
             "place 2 -1,-1 0,-1",
             "Place domino 2: wheat 1 left 1 up, wheat 1 up from your castle",
-            "Ann placed domino 2: wheat 1 left 1 up, wheat 1 up from their castle",
+            "Ann placed domino 2 (wheat / wheat) just above their castle",
         ),
         (
             # both squares are wheat: the label says which one

@@ -3,12 +3,14 @@
     label      Claim domino 29 (1-crown forest / grassland)
     label      Place domino 29: 1-crown forest 2 left 1 up, grassland 2 left 2 up from your castle
     label      Discard domino 29 (1-crown forest / grassland): it fits nowhere
-    sentence   Ann placed domino 29: 1-crown forest 2 left 1 up, grassland 2 left 2 up from
+    sentence   Ann placed domino 29 (1-crown forest / grassland) above and to the left of
                their castle
 
 A square of a kingdom is named by how far it is from the castle: so many squares right or left,
 then so many up or down ("2 left 1 up"; "1 right" is the square just right of the castle). Each
-square of a placed domino is named with its terrain, so the two ways round read apart.
+square of a placed domino is named with its terrain, so the two ways round read apart: a button
+must tell every legal placement apart. The log only has to say what happened, so it says where
+the domino went as a person would ("just above their castle"); the board marks the exact squares.
 Queendomino's words reuse these (its own terrains add the town).
 """
 
@@ -58,6 +60,22 @@ def placement_words(
     return f"{one} {offset_words(first)}, {two} {offset_words(second)} from {whose} castle"
 
 
+def region_words(first: Point, second: Point) -> str:
+    """Where a domino on `first` and `second` lies from the castle, as a person says it:
+    `just above`, `to the left of`, `below and to the right of`. Its two squares share a row
+    or a column, and neither is the castle's, so at least one side is always named."""
+    cells = (first, second)
+    across = {(x > 0) - (x < 0) for x, _ in cells}
+    down = {(y > 0) - (y < 0) for _, y in cells}
+    vertical = {-1: "above", 1: "below"}.get(down.pop()) if len(down) == 1 else None
+    horizontal = (
+        {-1: "to the left of", 1: "to the right of"}.get(across.pop()) if len(across) == 1 else None
+    )
+    named = " and ".join(side for side in (vertical, horizontal) if side)
+    touching = any(abs(x) + abs(y) == 1 for x, y in cells)
+    return f"just {named}" if touching else named
+
+
 def move_label(game: Kingdomino, state: KingdominoState, action: int) -> str:
     return _words(game, state, action, None)
 
@@ -82,12 +100,10 @@ def _words(game: Kingdomino, state: KingdominoState, action: int, who: str | Non
                 return f"Discard {named}: it fits nowhere"
             return f"{who} discarded {named}: it fitted nowhere"
         first, second = game.placement_cells(action)
-        where = placement_words(domino, first, second, "your" if who is None else "their")
-        return (
-            f"Place domino {domino.number}: {where}"
-            if who is None
-            else f"{who} placed domino {domino.number}: {where}"
-        )
+        if who is None:
+            return f"Place domino {domino.number}: {placement_words(domino, first, second, 'your')}"
+        named = f"domino {domino.number} ({domino_words(domino)})"
+        return f"{who} placed {named} {region_words(first, second)} their castle"
     return game.action_to_string(state, action)
 
 

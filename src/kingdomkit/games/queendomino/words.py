@@ -2,6 +2,7 @@
 
     Claim domino 12 (town / 1-crown forest)               Ann claimed domino 12 (...)
     Place domino 12: town 1 right, 1-crown forest 2 right from your castle
+        Ann placed domino 12 (town / 1-crown forest) just to the right of their castle
     Send a knight to the lake (+4 coins)                   Ann sent a knight to the lake (+4 coins)
     Buy the Sawmill for 3 coins                            Bob bought the Sawmill for 3 coins
     Build the Sawmill on the town 1 right 1 up from your castle
@@ -23,6 +24,7 @@ from kingdomkit.games.kingdomino.words import (
     line_words,
     offset_words,
     placement_words,
+    region_words,
     square_words,
 )
 from kingdomkit.games.queendomino.codec import placement_points
@@ -109,7 +111,8 @@ def _words(game: Queendomino, state: QueendominoState, action: int, who: str | N
             )
         first, second = placement_points(game, action)
         where = placement_words(DOMINOES[domino_id], first, second, whose, TERRAINS)
-        return _said(who, f"Place {named}: {where}", f"placed {named}: {where}")
+        went = f"{named} ({domino_words(domino_id)}) {region_words(first, second)} their castle"
+        return _said(who, f"Place {named}: {where}", f"placed {went}")
     if phase == TAX:
         return _tax(game, state, action, who)
     if phase == BUILD:
