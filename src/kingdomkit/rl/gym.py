@@ -22,7 +22,9 @@ keyword arguments are the game's options (`players=4, middle_kingdom=True`) and:
     render_mode     None or "ansi"
 
 Observations are those of the AEC environment (aec.py): a dict of the game's arrays as the
-learner sees them and "action_mask"; `info["action_mask"]` holds the mask too. Chance and
+learner sees them and "action_mask"; `info["action_mask"]` holds the mask too, and
+`action_masks()` gives it as booleans (what sb3-contrib's `MaskablePPO` asks for;
+`kingdomkit.rl.maskable_ppo` is the example). Chance and
 the bots' choices come from generators derived from the episode's seed, itself drawn from
 `np_random` (seeded by `reset(seed=...)`), so a seed fixes the whole episode.
 """
@@ -160,6 +162,10 @@ class KingdomkitGymEnv(gymnasium.Env[Observation, np.int64]):
             "observation": self.observer.observe(self.state, self.seat),
             "action_mask": action_mask(self.game, self.legal),
         }
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal moves as booleans: the method sb3-contrib's `MaskablePPO` looks for."""
+        return action_mask(self.game, self.legal).astype(np.bool_)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": action_mask(self.game, self.legal), "seat": self.seat}
