@@ -47,8 +47,8 @@ class QueendominoBoard:
         return view.last_model(self.game, before, action, after)
 
     def components(self) -> dict[str, Any]:
-        """The dominoes by id (as `state_to_json` writes them, with the printed number as
-        label), the building tiles by index (the Builders' Board lists indices; a space's
+        """The dominoes of this game's box by id (as `state_to_json` writes them, with the
+        printed number as label; the Royal Wedding adds Kingdomino's box), the building tiles by index (the Builders' Board lists indices; a space's
         index is its price; `unknown`: the effects the table lacks) with where the table came
         from and how to load another, and the kingdom's frame (see Kingdomino's
         `components`)."""
@@ -61,7 +61,7 @@ class QueendominoBoard:
                     "label": codec.domino_label(game, i),
                     "squares": [[d.terrain1, d.crowns1], [d.terrain2, d.crowns2]],
                 }
-                for i, d in enumerate(DOMINOES)
+                for i, d in enumerate(DOMINOES[: 48 * (2 if game.setup.royal_wedding else 1)])
             ],
             "buildings": [
                 {

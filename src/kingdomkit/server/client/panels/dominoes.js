@@ -1,4 +1,4 @@
-// The dominoes list (Kingdomino and Queendomino): every domino of the game's box drawn small,
+// The dominoes list (any game whose view model has `to_come` and `unseen`): every domino of the game's box drawn small,
 // the squares and crowns of each terrain in the box, and which dominoes are still to come.
 // From the view model (`to_come`, `unseen`).
 "use strict";
@@ -8,11 +8,9 @@
   let showAll = false;
   let drawn = null; // what the list shows now, to draw it again only when it changes
 
-  /** The box of the game: [{d}] (Queendomino's second box with the Royal Wedding). */
-  function box(view, parts) {
-    if (view.game === "kingdomino") return parts.dominoes.map((d) => ({ d }));
-    const boxes = view.options.royal_wedding ? 2 : 1;
-    return parts.dominoes.filter((d) => d.id < 48 * boxes).map((d) => ({ d }));
+  /** The box of the game: [{d}] (the table's components list the dominoes of its box). */
+  function box(parts) {
+    return parts.dominoes.map((d) => ({ d }));
   }
 
   function dominoSvg(m, d, attrs) {
@@ -31,7 +29,7 @@
     const usable = Boolean(parts && parts.dominoes && model);
     panel.hidden = !usable;
     if (!usable) return;
-    const all = box(view, parts);
+    const all = box(parts);
     const unseen = new Set(model.unseen.map((d) => d.domino));
     const coming = all.filter(({ d }) => unseen.has(d.id));
     const deck = [...unseen].join();
