@@ -48,10 +48,10 @@ class QueendominoBoard:
 
     def components(self) -> dict[str, Any]:
         """The dominoes of this game's box by id (as `state_to_json` writes them, with the
-        printed number as label; the Royal Wedding adds Kingdomino's box), the building tiles by index (the Builders' Board lists indices; a space's
-        index is its price; `unknown`: the effects the table lacks) with where the table came
-        from and how to load another, and the kingdom's frame (see Kingdomino's
-        `components`)."""
+        printed number as label; the Royal Wedding adds Kingdomino's box), the building tiles
+        by index (the Builders' Board lists indices; a space's index is its price; `unknown`:
+        the effects the table lacks) with where the table came from and how to load another,
+        and the kingdom's frame (see Kingdomino's `components`)."""
         game = self.game
         return {
             "terrains": list(TERRAINS),

@@ -113,5 +113,34 @@
     });
   }
 
-  KK.boards.kingdomino = { render, colour: (view, seat) => KK.playerColour(seat) };
+  /** The score pad (scorepad.js): territories, Middle Kingdom, Harmony, total; the tie-break facts. */
+  function scorePad(pad, view) {
+    const { padTable, signed } = KKP.scorepad;
+    const options = view.options;
+    const lines = [["Territories", pad.territory_points]];
+    if (options.middle_kingdom || pad.middle_kingdom) lines.push(["Middle Kingdom", signed(pad.middle_kingdom), pad.middle_kingdom ? "castle in the centre" : "castle not in the centre"]);
+    if (options.harmony || pad.harmony) lines.push(["Harmony", signed(pad.harmony), pad.harmony ? "no domino discarded" : "a domino was discarded"]);
+    return [padTable(pad.territories, lines, pad.total),
+      el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares, then ${pad.crowns} crowns.` })];
+  }
+
+  /** The dynasty game by game: `standing` holds `past_scores` (the view model's `dynasty`). */
+  function dynasty(result, standing, names) {
+    const { num } = KKP.scorepad;
+    const past = standing.past_scores || [];
+    const games = past.map((scores) => scores.slice());
+    if (games.length < 3) games.push(result.scores.map((total, p) => total - past.reduce((a, s) => a + s[p], 0)));
+    return el("table", { class: "pad pad-wide" },
+      el("thead", {}, el("tr", {}, el("th", { text: "" }), ...names.map((n) => el("th", { class: "num", text: n })))),
+      el("tbody", {}, ...games.map((scores, g) => el("tr", {}, el("th", { scope: "row", text: `game ${g + 1}` }), ...scores.map((v) => num(v))))),
+      el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Total" }), ...result.scores.map((v) => num(v)))));
+  }
+
+  /** A dynasty's score pad (scorepad.js: a dynasty's result has no pads): game by game. */
+  function summary(view, names) {
+    if (!view.options.dynasty) return [];
+    return [el("h4", { text: "The dynasty, game by game" }), dynasty(view.result, view.model.dynasty || {}, names)];
+  }
+
+  KK.boards.kingdomino = { render, pad: scorePad, summary, colour: (view, seat) => KK.playerColour(seat) };
 })();

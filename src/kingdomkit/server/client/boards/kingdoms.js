@@ -406,5 +406,36 @@
     animate(ctx.root, view, model);
   }
 
-  KK.boards.kingdoms = { render, colour: (view, seat) => KK.playerColour(seat) };
+  /** Kingdoms' score sheets, epoch by epoch and line by line, read from the game's record
+   * (its `score` and `epoch_end` events): an element filled once the record arrives. */
+  function sheets(view, names) {
+    const { num } = KKP.scorepad;
+    const holder = el("div", { class: "pad-sheets", text: "Loading the score sheets…" });
+    fetch(`/api/tables/${view.table}/record`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
+      .then((record) => {
+        holder.replaceChildren();
+        let lines = [];
+        for (const event of record.events) {
+          if (event.type === "score") lines.push(event);
+          if (event.type !== "epoch_end") continue;
+          const signed = (g) => (g > 0 ? `+${g}` : `${g}`);
+          holder.append(el("table", { class: "pad pad-wide" },
+            el("thead", {}, el("tr", {}, el("th", { text: `Epoch ${event.epoch}` }), ...names.map((n) => el("th", { class: "num", text: n })))),
+            el("tbody", {}, ...lines.map((line) => el("tr", {}, el("th", { scope: "row", text: line.line }), ...line.gold.map((g) => num(signed(g)))))),
+            el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Gold after the epoch" }), ...event.gold.map((g) => num(g))))));
+          lines = [];
+        }
+      })
+      .catch((error) => { holder.textContent = `The score sheets could not be read: ${error.message}.`; });
+    return holder;
+  }
+
+  /** The end of the game (scorepad.js): how gold was earned, and every epoch's sheet. */
+  function summary(view, names) {
+    return [el("p", { class: "pad-note", text: `Gold after ${plural(view.result.epochs, "epoch")}: at the end of each epoch, every castle earns its rank times the tiles of its row and column.` }),
+      sheets(view, names)];
+  }
+
+  KK.boards.kingdoms = { render, summary, colour: (view, seat) => KK.playerColour(seat) };
 })();

@@ -437,8 +437,29 @@
     animateLast(ctx.root, q, view, onScreen(ctx.root, kept));
   }
 
+  /** The score pad (scorepad.js): territories, the Queen, buildings, wealth, total. */
+  function scorePad(pad) {
+    const { padTable, signed, num, unknownMark } = KKP.scorepad;
+    const territoryPoints = Object.values(pad.terrain_points).reduce((a, b) => a + b, 0);
+    const lines = [["Territories", territoryPoints]];
+    lines.push(["The Queen", signed(pad.queen), pad.queen_territory ? `a crown more on the largest ${pad.queen_territory} territory` : "not hosted"]);
+    lines.push(["Buildings", signed(pad.building_points), `${plural(pad.buildings.length, "building")}`]);
+    lines.push(["Wealth", signed(pad.wealth), `${plural(pad.coins, "coin")}, 1 point per 3`]);
+    const parts = [padTable(pad.territories, lines, pad.total)];
+    if (pad.buildings.length) {
+      parts.push(el("table", { class: "pad pad-buildings" },
+        el("thead", {}, el("tr", {}, el("th", { text: "building" }), el("th", { class: "num", text: "points" }))),
+        el("tbody", {}, ...pad.buildings.map((b) => el("tr", {},
+          el("td", {}, `${b.name} `, el("span", { class: "muted", text: b.building }), b.verified ? null : unknownMark(b)),
+          num(signed(b.points)))))));
+    }
+    parts.push(el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares.` }));
+    return parts;
+  }
+
   KK.boards.queendomino = {
     render,
+    pad: scorePad,
     colour: (view, seat) => KK.playerColour(view.options.teams ? Math.floor(seat / 2) : seat),
   };
 })();

@@ -61,15 +61,6 @@
     return value > 0 ? `+${value}` : String(value);
   }
 
-  /** Kingdomino: territories, Middle Kingdom, Harmony, total; the tie-break facts. */
-  function kingdominoPad(pad, options) {
-    const lines = [["Territories", pad.territory_points]];
-    if (options.middle_kingdom || pad.middle_kingdom) lines.push(["Middle Kingdom", signed(pad.middle_kingdom), pad.middle_kingdom ? "castle in the centre" : "castle not in the centre"]);
-    if (options.harmony || pad.harmony) lines.push(["Harmony", signed(pad.harmony), pad.harmony ? "no domino discarded" : "a domino was discarded"]);
-    return [padTable(pad.territories, lines, pad.total),
-      el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares, then ${pad.crowns} crowns.` })];
-  }
-
   /** A building whose effects the table lacks: one small "?" that explains itself. */
   function unknownMark(b) {
     const note = el("span", { class: "unknown-note", hidden: true,
@@ -83,69 +74,25 @@
     return el("span", {}, " ", mark, note);
   }
 
-  /** Queendomino: territories, the Queen, buildings, wealth, total. */
-  function queendominoPad(pad) {
-    const territoryPoints = Object.values(pad.terrain_points).reduce((a, b) => a + b, 0);
-    const lines = [["Territories", territoryPoints]];
-    lines.push(["The Queen", signed(pad.queen), pad.queen_territory ? `a crown more on the largest ${pad.queen_territory} territory` : "not hosted"]);
-    lines.push(["Buildings", signed(pad.building_points), `${plural(pad.buildings.length, "building")}`]);
-    lines.push(["Wealth", signed(pad.wealth), `${plural(pad.coins, "coin")}, 1 point per 3`]);
-    const parts = [padTable(pad.territories, lines, pad.total)];
-    if (pad.buildings.length) {
-      parts.push(el("table", { class: "pad pad-buildings" },
-        el("thead", {}, el("tr", {}, el("th", { text: "building" }), el("th", { class: "num", text: "points" }))),
-        el("tbody", {}, ...pad.buildings.map((b) => el("tr", {},
-          el("td", {}, `${b.name} `, el("span", { class: "muted", text: b.building }), b.verified ? null : unknownMark(b)),
-          num(signed(b.points)))))));
-    }
-    parts.push(el("p", { class: "pad-note", text: `Ties: largest territory ${pad.largest_territory} squares.` }));
-    return parts;
-  }
-
-  /** Kingdomino's dynasty: each game's scores and the sum. */
-  /** The dynasty game by game: `standing` holds `past_scores` (the view model's `dynasty`). */
-  function dynasty(result, standing, names) {
-    const past = standing.past_scores || [];
-    const games = past.map((scores) => scores.slice());
-    if (games.length < 3) games.push(result.scores.map((total, p) => total - past.reduce((a, s) => a + s[p], 0)));
-    return el("table", { class: "pad pad-wide" },
-      el("thead", {}, el("tr", {}, el("th", { text: "" }), ...names.map((n) => el("th", { class: "num", text: n })))),
-      el("tbody", {}, ...games.map((scores, g) => el("tr", {}, el("th", { scope: "row", text: `game ${g + 1}` }), ...scores.map((v) => num(v))))),
-      el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Total" }), ...result.scores.map((v) => num(v)))));
-  }
-
-  /** Kingdoms' score sheets, epoch by epoch and line by line, read from the game's record
-   * (its `score` and `epoch_end` events): an element filled once the record arrives. */
-  function kingdomsSheets(view, names) {
-    const holder = el("div", { class: "pad-sheets", text: "Loading the score sheets…" });
-    fetch(`/api/tables/${view.table}/record`, { credentials: "same-origin" })
-      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`the server answered ${response.status}`))))
-      .then((record) => {
-        holder.replaceChildren();
-        let lines = [];
-        for (const event of record.events) {
-          if (event.type === "score") lines.push(event);
-          if (event.type !== "epoch_end") continue;
-          const signed = (g) => (g > 0 ? `+${g}` : `${g}`);
-          holder.append(el("table", { class: "pad pad-wide" },
-            el("thead", {}, el("tr", {}, el("th", { text: `Epoch ${event.epoch}` }), ...names.map((n) => el("th", { class: "num", text: n })))),
-            el("tbody", {}, ...lines.map((line) => el("tr", {}, el("th", { scope: "row", text: line.line }), ...line.gold.map((g) => num(signed(g)))))),
-            el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Gold after the epoch" }), ...event.gold.map((g) => num(g))))));
-          lines = [];
-        }
-      })
-      .catch((error) => { holder.textContent = `The score sheets could not be read: ${error.message}.`; });
-    return holder;
-  }
-
   const DECIDED = {
     largest_territory: "Tied on points: the largest territory decided.",
     shared: "Tied on points and largest territory: the victory is shared.",
   };
 
-  /** The score pad of a finished `view`: an element. */
+  /** A pad of a game whose board draws none: its numbers, line by line. */
+  function plainPad(pad) {
+    const lines = Object.entries(pad).filter(([key, value]) => key !== "total" && typeof value === "number");
+    return [el("table", { class: "pad" },
+      el("tbody", {}, ...lines.map(([key, value]) => el("tr", {}, el("th", { scope: "row", text: key.replaceAll("_", " ") }), num(value)))),
+      el("tfoot", {}, el("tr", { class: "total" }, el("th", { scope: "row", text: "Total" }), num(pad.total))))];
+  }
+
+  /** The score pad of a finished `view`: an element. The game's board (boards/*.js) may draw
+   * each side's pad (`pad(pad, view)`: elements) and what a game without pads shows
+   * (`summary(view, names)`: elements); the rest is the same for every game. */
   function render(view, seatName) {
     const result = view.result;
+    const drawer = KK.boards[view.game] || {};
     const names = view.seats.map((seat) => seatName(seat));
     const box = el("div", { class: "scorepad" });
     const teams = result.teams || null;
@@ -183,20 +130,18 @@
           el("h4", {}, el("span", { class: "kk-chip", style: `background:${KK.playerColour(i)}` }), ` ${side.title}`,
             side.won ? el("span", { class: "win-tag", text: "wins" }) : null,
             el("span", { class: "pad-total", text: `${pad.total}` })));
-        card.append(...(view.game === "queendomino" ? queendominoPad(pad) : kingdominoPad(pad, view.options)));
+        card.append(...(drawer.pad ? drawer.pad(pad, view) : plainPad(pad)));
         pads.append(card);
       });
       box.append(pads);
-    } else if (view.game === "kingdomino" && view.options.dynasty) {
-      box.append(el("h4", { text: "The dynasty, game by game" }), dynasty(result, view.model.dynasty || {}, names));
-    } else if (view.game === "kingdoms") {
-      box.append(el("p", { class: "pad-note", text: `Gold after ${plural(result.epochs, "epoch")}: at the end of each epoch, every castle earns its rank times the tiles of its row and column.` }));
-      box.append(kingdomsSheets(view, names));
+    } else if (drawer.summary) {
+      box.append(...drawer.summary(view, names));
     }
     box.append(el("p", { class: "pad-links" },
       el("a", { href: `/api/tables/${view.table}/record`, download: `${view.game}-${view.table}.json`, class: "button-link", text: "⬇ download the record" })));
     return box;
   }
 
-  KKP.scorepad = { render };
+  // The pieces a board's own pads are made of.
+  KKP.scorepad = { render, padTable, signed, num, unknownMark };
 })();
