@@ -27,7 +27,7 @@ from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.rng import MASK64
 from kingdomkit.games.kingdoms import kernel as kn
 from kingdomkit.games.kingdoms.actions import NUM_ACTIONS
-from kingdomkit.games.kingdoms.board import IS_RESOURCE, SPACES, TILE_VALUES
+from kingdomkit.games.kingdoms.board import EMPTY, IS_RESOURCE, SPACES, TILE_VALUES
 from kingdomkit.games.kingdoms.rules import Kingdoms
 from kingdomkit.games.kingdoms.state import KingdomsState
 from kingdomkit.games.kingdoms.tiles import DRG, FULL_SUPPLY, GLD, MTN, RANKS, TYPES, WIZ
@@ -53,6 +53,7 @@ class KingdomsAccelerator:
         config[kn.VALUE : kn.VALUE + types] = TILE_VALUES
         config[kn.IS_RESOURCE : kn.IS_RESOURCE + types] = [int(r) for r in IS_RESOURCE]
         config[kn.FULL_SUPPLY : kn.FULL_SUPPLY + types] = FULL_SUPPLY
+        config[kn.FULL_TILES] = sum(FULL_SUPPLY)
         self.config: Ints = np.array(config, np.int64)
         self._initial = self.state_arrays(game.initial_state())
 
@@ -73,6 +74,8 @@ class KingdomsAccelerator:
         for p, hand in enumerate(state.castles):
             st[kn.CASTLES + RANKS * p : kn.CASTLES + RANKS * (p + 1)] = hand
         st[kn.GOLD : kn.GOLD + players] = state.gold
+        st[kn.EMPTIES] = state.board.count(EMPTY)
+        st[kn.TILES] = sum(state.supply)
         return st
 
     def state_from_arrays(self, st: Ints) -> KingdomsState:

@@ -12,6 +12,7 @@ A game is one int64 array `st` (no allocation in the inner loops):
     STARTING + p (4)                      starting tiles (NO_TILE -1, HIDDEN -2)
     CASTLES + 4p + r - 1 (16)             castles in hand
     GOLD + p (4)
+    EMPTIES TILES                         derived: empty spaces, sum of the supply
 
 `cfg` holds the configured game and the tile tables (the CSV data, passed in so that the
 disk cache never keeps old data); the board's geometry is fixed and lives in module tables.
@@ -75,13 +76,16 @@ SUPPLY = BOARD + SPACES
 STARTING = SUPPLY + NTYPES
 CASTLES = STARTING + MAX_PLAYERS
 GOLD = CASTLES + MAX_PLAYERS * RANKS
-STATE_SIZE = GOLD + MAX_PLAYERS
+EMPTIES = GOLD + MAX_PLAYERS  # derived counts, kept up to date: empty spaces,
+TILES = EMPTIES + 1  # and the sum of `supply`
+STATE_SIZE = TILES + 1
 # cfg: the configured game and the tiles.
 PLAYERS, LAST_CASTLE, NO_LUCK, AS_YOU_GO, MTN, DRG, GLD, WIZ = 0, 1, 2, 3, 4, 5, 6, 7
 VALUE = 8
 IS_RESOURCE = VALUE + NTYPES
 FULL_SUPPLY = IS_RESOURCE + NTYPES
-CONFIG_SIZE = FULL_SUPPLY + NTYPES
+FULL_TILES = FULL_SUPPLY + NTYPES
+CONFIG_SIZE = FULL_TILES + 1
 
 EMPTY = bd.EMPTY
 CASTLE = bd.CASTLE
@@ -115,7 +119,13 @@ def jit(function: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
-@jit
+def jit_inline(function: F) -> F:
+    """`jit`, inlined into its callers by numba (no call, no reference counting of the
+    arrays on the random playout's path)."""
+    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+
+
+@jit_inline
 def uniform(rng: Array) -> float:
     """The next SplitMix64 uniform in [0, 1), as `kingdomkit.core.rng.SplitMix64.random`."""
     state = rng[0] + GOLDEN_GAMMA
@@ -189,12 +199,10 @@ def score_line(st: Array, cfg: Array, line: int, gains: Array, ranks: Array) -> 
 
 
 # -- the rules (rules.py) -------------------------------------------------------------------
-@jit
+@jit_inline
 def supply_size(st: Array, cfg: Array) -> int:
     """Tiles face down in the supply (`rules.supply_size`: hidden tiles left out)."""
-    size = 0
-    for t in range(NTYPES):
-        size += st[SUPPLY + t]
+    size = st[TILES]
     for q in range(cfg[PLAYERS]):
         if st[STARTING + q] == -2:
             size -= 1
@@ -243,7 +251,7 @@ def legal_actions(st: Array, cfg: Array, out: Array) -> int:
     return n
 
 
-@jit
+@jit_inline
 def sample_chance(st: Array, cfg: Array, u: float) -> int:
     """`Kingdoms.sample_chance` from the uniform `u`."""
     players = cfg[PLAYERS]
@@ -264,10 +272,7 @@ def sample_chance(st: Array, cfg: Array, u: float) -> int:
                     return q
                 pick -= 1
         return -1
-    total = 0
-    for t in range(NTYPES):
-        total += st[SUPPLY + t]
-    pick = int(u * total)
+    pick = int(u * st[TILES])
     for t in range(NTYPES):
         if pick < st[SUPPLY + t]:
             return t
@@ -308,6 +313,8 @@ def end_epoch(st: Array, cfg: Array, gains: Array, ranks: Array) -> None:
         st[BOARD + s] = EMPTY
     for t in range(NTYPES):
         st[SUPPLY + t] = cfg[FULL_SUPPLY + t]
+    st[TILES] = cfg[FULL_TILES]
+    st[EMPTIES] = SPACES
     for q in range(players):
         st[STARTING + q] = NO_TILE
     st[FIRST_PLAYER] = 0
@@ -316,30 +323,27 @@ def end_epoch(st: Array, cfg: Array, gains: Array, ranks: Array) -> None:
     st[SCORED] = 0
 
 
-@jit
+@jit_inline
 def next_turn(st: Array, cfg: Array, gains: Array, ranks: Array) -> None:
     players = cfg[PLAYERS]
-    full = True
-    for s in range(SPACES):
-        if st[BOARD + s] == EMPTY:
-            full = False
-            break
     can_act = supply_size(st, cfg) > 0
-    for q in range(players):
-        if st[STARTING + q] != NO_TILE:
-            can_act = True
-        for r in range(RANKS):
-            if st[CASTLES + 4 * q + r]:
+    if not can_act:
+        for q in range(players):
+            if st[STARTING + q] != NO_TILE:
                 can_act = True
-    if full or not can_act:
+            for r in range(RANKS):
+                if st[CASTLES + 4 * q + r]:
+                    can_act = True
+    if st[EMPTIES] == 0 or not can_act:
         end_epoch(st, cfg, gains, ranks)
     else:
         st[PHASE] = PLAY
         st[TURN] = (st[TURN] + 1) % players
 
 
-@jit
+@jit_inline
 def after_placement(st: Array, cfg: Array, space: int, gains: Array, ranks: Array) -> None:
+    st[EMPTIES] -= 1
     if cfg[AS_YOU_GO]:
         for k in range(2):
             line = LINES_OF_SPACE[space, k]
@@ -354,7 +358,7 @@ def after_placement(st: Array, cfg: Array, space: int, gains: Array, ranks: Arra
     next_turn(st, cfg, gains, ranks)
 
 
-@jit
+@jit_inline
 def apply(st: Array, cfg: Array, action: int, gains: Array, ranks: Array) -> None:
     """`Kingdoms.apply` in place: a decision, or a chance outcome at FIRST, DEAL and DRAW."""
     phase = st[PHASE]
@@ -378,6 +382,7 @@ def apply(st: Array, cfg: Array, action: int, gains: Array, ranks: Array) -> Non
         else:
             tile = action - TAKE_BASE
             st[SUPPLY + tile] -= 1
+            st[TILES] -= 1
             st[PHASE] = PLACE
             st[HELD] = tile
     elif phase == PLACE:
@@ -387,11 +392,13 @@ def apply(st: Array, cfg: Array, action: int, gains: Array, ranks: Array) -> Non
         after_placement(st, cfg, space, gains, ranks)
     elif phase == DRAW:
         st[SUPPLY + action] -= 1
+        st[TILES] -= 1
         st[PHASE] = PLACE
         st[HELD] = action
     elif phase == DEAL:
         p = st[TURN]
         st[SUPPLY + action] -= 1
+        st[TILES] -= 1
         st[STARTING + p] = action
         if p + 1 < cfg[PLAYERS]:
             st[TURN] = p + 1
@@ -408,7 +415,7 @@ def apply(st: Array, cfg: Array, action: int, gains: Array, ranks: Array) -> Non
             st[TURN] = 0
 
 
-@jit
+@jit_inline
 def current_player(st: Array) -> int:
     """The player to act, -1 at chance and at the end."""
     phase = st[PHASE]
@@ -418,17 +425,14 @@ def current_player(st: Array) -> int:
 
 
 # -- the playout policies (bots/playouts.py, bots/greedy.py) ------------------------------
-def work_arrays() -> tuple[Array, Array, Array, Array, Array, Array, Array, Array]:
-    """Scratch: legal lists of two levels, ties, two state copies, gains, ranks, spare."""
+def work_arrays() -> tuple[Array, Array, Array, Array, Array]:
+    """Scratch: the legal list, ties, gains, ranks, each line's gold for the greedy player."""
     return (
         np.zeros(NUM_ACTIONS, np.int64),
         np.zeros(NUM_ACTIONS, np.int64),
-        np.zeros(NUM_ACTIONS, np.int64),
-        np.zeros(STATE_SIZE, np.int64),
-        np.zeros(STATE_SIZE, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
-        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(NLINES, np.int64),
     )
 
 
@@ -436,54 +440,171 @@ make_work = numba.njit(cache=True)(work_arrays)
 
 
 @jit
-def turn_continues(before: Array, after: Array) -> bool:
-    """`Plain.turn_continues`: the same player is still to act."""
-    player = current_player(before)
-    return player >= 0 and current_player(after) == player
+def line_gold_of(st: Array, cfg: Array, line: int, p: int) -> int:
+    """What player p gains from `line` (`board.line_gold(...)[p]`)."""
+    mountain, dragon_tile, gold_tile, wizard = cfg[MTN], cfg[DRG], cfg[GLD], cfg[WIZ]
+    length = LINE_LENGTH[line]
+    gold = 0
+    start = 0
+    for i in range(length + 1):
+        if i < length and st[BOARD + LINES[line, i]] != mountain:
+            continue
+        if i > start:
+            dragon = False
+            gold_mine = False
+            for j in range(start, i):
+                square = st[BOARD + LINES[line, j]]
+                if square == dragon_tile:
+                    dragon = True
+                elif square == gold_tile:
+                    gold_mine = True
+            base = 0
+            rank = 0
+            for j in range(start, i):
+                space = LINES[line, j]
+                square = st[BOARD + space]
+                if square >= CASTLE:
+                    if (square - CASTLE) // 4 == p:
+                        rank += (square - CASTLE) % 4 + 1
+                        for k in range(NEIGHBOUR_COUNT[space]):
+                            if st[BOARD + NEIGHBOURS[space, k]] == wizard:
+                                rank += 1
+                elif square >= 0 and not (dragon and cfg[IS_RESOURCE + square]):
+                    base += cfg[VALUE + square]
+            if gold_mine:
+                base *= 2
+            gold += base * rank
+        start = i + 1
+    return gold
+
+
+@jit
+def placement_value(st: Array, cfg: Array, p: int, space: int, square: int, lines: Array) -> int:
+    """`evaluate(after, p)` minus `evaluate(st, p)` for a placement of `square` on `space`
+    (`lines[l]`: p's gold from line l now, 0 for a scored line). Whatever the placement
+    triggers (a line scored as you go, the epoch's end, the game's), the value after it is
+    the gold before it plus what the lines not yet scored pay on the board with it: a scored
+    line's gold moves into the gold, and a new epoch's empty board pays nothing. Only the
+    lines through the space change, and, for a wizard, those through its neighbours."""
+    scored = st[SCORED]
+    touched = 0
+    for k in range(2):
+        touched |= 1 << LINES_OF_SPACE[space, k]
+    if square == cfg[WIZ]:
+        for n in range(NEIGHBOUR_COUNT[space]):
+            near = NEIGHBOURS[space, n]
+            for k in range(2):
+                touched |= 1 << LINES_OF_SPACE[near, k]
+    touched &= ~scored
+    st[BOARD + space] = square
+    change = 0
+    for line in range(NLINES):
+        if touched >> line & 1:
+            change += line_gold_of(st, cfg, line, p) - lines[line]
+    st[BOARD + space] = EMPTY
+    return change
 
 
 @jit
 def greedy_action(st: Array, cfg: Array, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` for the player to act at the end of
-    its turn, ties in action order broken by one uniform (drawn only for 2+ ties)."""
-    legal, inner, ties, first, second, gains, ranks, _ = work
+    its turn, ties in action order broken by one uniform (drawn only for 2+ ties). A value
+    is found without playing the action (`placement_value`); no_luck's take is valued by
+    the best placement of its tile, which ends the turn (`turn_continues`)."""
+    legal, ties, _, _, lines = work
     n = legal_actions(st, cfg, legal)
     if n == 1:
         return int(legal[0])
     p = current_player(st)
+    scored = st[SCORED]
+    for line in range(NLINES):
+        lines[line] = 0 if scored >> line & 1 else line_gold_of(st, cfg, line, p)
+    phase = st[PHASE]
     best = NO_VALUE
     tied = 0
     for i in range(n):
-        first[:] = st
-        apply(first, cfg, legal[i], gains, ranks)
-        if turn_continues(st, first):
-            # no_luck's take: the placement that follows ends the turn (a placement always
-            # passes the turn or ends the epoch).
-            value = NO_VALUE
-            m = legal_actions(first, cfg, inner)
-            for j in range(m):
-                second[:] = first
-                apply(second, cfg, inner[j], gains, ranks)
-                value = max(value, evaluate(second, cfg, p, gains, ranks))
+        action = legal[i]
+        if phase == PLACE:
+            value = placement_value(st, cfg, p, action - PLACE_BASE, st[HELD], lines)
+        elif action < DRAW_ACTION:
+            rank = action // SPACES
+            value = placement_value(st, cfg, p, action % SPACES, CASTLE + 4 * p + rank, lines)
+        elif action == DRAW_ACTION or action == PASS_ACTION:
+            value = 0
+        elif action < PLACE_BASE:
+            value = placement_value(st, cfg, p, action - START_BASE, st[STARTING + p], lines)
         else:
-            value = evaluate(first, cfg, p, gains, ranks)
+            tile = action - TAKE_BASE
+            value = NO_VALUE
+            for s in range(SPACES):
+                if st[BOARD + s] == EMPTY:
+                    value = max(value, placement_value(st, cfg, p, s, tile, lines))
         if value > best:
             best = value
             tied = 0
         if value == best:
-            ties[tied] = legal[i]
+            ties[tied] = action
             tied += 1
     if tied > 1:
         return int(ties[int(uniform(rng) * tied)])
     return int(ties[0])
 
 
-@jit
+@jit_inline
 def random_action(st: Array, cfg: Array, rng: Array, work: Any) -> int:
-    """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
-    legal = work[0]
-    n = legal_actions(st, cfg, legal)
-    return int(legal[int(uniform(rng) * n)])
+    """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action;
+    the action is found from its place in the sorted list without listing them."""
+    u = uniform(rng)
+    empties = st[EMPTIES]
+    if st[PHASE] == PLACE:
+        return PLACE_BASE + nth_empty(st, int(u * empties))
+    p = st[TURN]
+    ranks = 0
+    for rank in range(RANKS):
+        if st[CASTLES + 4 * p + rank]:
+            ranks += 1
+    no_luck = cfg[NO_LUCK]
+    draw = 0 if no_luck or supply_size(st, cfg) == 0 else 1
+    start = empties if st[STARTING + p] != NO_TILE else 0
+    takes = 0
+    if no_luck:
+        for t in range(NTYPES):
+            if st[SUPPLY + t]:
+                takes += 1
+    n = ranks * empties + draw + start + takes
+    if n == 0:
+        return PASS_ACTION
+    k = int(u * n)
+    if k < ranks * empties:
+        for rank in range(RANKS):
+            if st[CASTLES + 4 * p + rank]:
+                if k < empties:
+                    return rank * SPACES + nth_empty(st, k)
+                k -= empties
+    k -= ranks * empties
+    if k < draw:
+        return DRAW_ACTION
+    k -= draw
+    if k < start:
+        return START_BASE + nth_empty(st, k)
+    k -= start
+    for t in range(NTYPES):
+        if st[SUPPLY + t]:
+            if k == 0:
+                return TAKE_BASE + t
+            k -= 1
+    return -1
+
+
+@jit_inline
+def nth_empty(st: Array, k: int) -> int:
+    """The k-th empty space (from 0), in board order."""
+    for s in range(SPACES):
+        if st[BOARD + s] == EMPTY:
+            if k == 0:
+                return s
+            k -= 1
+    return -1
 
 
 @jit
@@ -491,7 +612,7 @@ def play_out(
     st: Array, cfg: Array, work: Any, policy: int, searcher: int, epsilon: float, rng: Array
 ) -> None:
     """Plays the game in `st` to its end (`bots.playouts.playout`)."""
-    gains, ranks = work[5], work[6]
+    gains, ranks = work[2], work[3]
     while True:
         phase = st[PHASE]
         if phase == OVER:
