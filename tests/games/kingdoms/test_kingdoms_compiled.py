@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kingdomkit.bots import TreeBot, make_bot
 from kingdomkit.bots import playouts as bot_playouts
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.playouts import make_policy, playout
-from kingdomkit.bots import TreeBot, make_bot
 from kingdomkit.bots.rollout import Simulator
 from kingdomkit.bots.tree import Search
 from kingdomkit.core.driver import random_playout
@@ -97,7 +97,9 @@ def game_traces(game: Kingdoms, games: int, seed: int) -> list[list[KingdomsStat
 def sample_states(game: Kingdoms, count: int, seed: int, start: float = 0.0) -> list[KingdomsState]:
     """`count` states from random games, each picked from `start` (a fraction) of its game on."""
     rng = random.Random(seed)
-    return [rng.choice(trace[int(start * len(trace)) :]) for trace in game_traces(game, count, seed)]
+    return [
+        rng.choice(trace[int(start * len(trace)) :]) for trace in game_traces(game, count, seed)
+    ]
 
 
 def moves(game: Kingdoms, state: KingdomsState) -> list[int]:

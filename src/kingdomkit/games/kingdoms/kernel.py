@@ -419,7 +419,7 @@ def apply(st: Array, cfg: Array, action: int, gains: Array, ranks: Array) -> Non
 def current_player(st: Array) -> int:
     """The player to act, -1 at chance and at the end."""
     phase = st[PHASE]
-    if phase == PLAY or phase == PLACE:
+    if phase in (PLAY, PLACE):
         return int(st[TURN])
     return -1
 
@@ -529,7 +529,7 @@ def greedy_action(st: Array, cfg: Array, rng: Array, work: Any) -> int:
         elif action < DRAW_ACTION:
             rank = action // SPACES
             value = placement_value(st, cfg, p, action % SPACES, CASTLE + 4 * p + rank, lines)
-        elif action == DRAW_ACTION or action == PASS_ACTION:
+        elif action in (DRAW_ACTION, PASS_ACTION):
             value = 0
         elif action < PLACE_BASE:
             value = placement_value(st, cfg, p, action - START_BASE, st[STARTING + p], lines)
