@@ -16,6 +16,9 @@ A game is one int64 array `st` (no allocation in the inner loops):
 
 `cfg` holds the configured game and the tile tables (the CSV data, passed in so that the
 disk cache never keeps old data); the board's geometry is fixed and lives in module tables.
+The rules' constants (phases, the action layout, the geometry) are compiled in, and numba's
+disk cache checks only this file: after changing them, delete the numba files (*.nbi, *.nbc)
+in this package's `__pycache__`.
 The history fields of a state (`placed`, `past`) are for score sheets and never read by
 the rules: the kernel does not keep them.
 
@@ -53,7 +56,7 @@ from kingdomkit.games.kingdoms.actions import (
 )
 from kingdomkit.games.kingdoms.options import EPOCHS
 from kingdomkit.games.kingdoms.rules import Kingdoms
-from kingdomkit.games.kingdoms.state import DEAL, DRAW, FIRST, NO_TILE, OVER, PLACE, PLAY
+from kingdomkit.games.kingdoms.state import DEAL, DRAW, FIRST, HIDDEN, NO_TILE, OVER, PLACE, PLAY
 from kingdomkit.games.kingdoms.tiles import RANKS, TYPES
 
 RULES_VERSION = 1  # the version of Kingdoms' rules this kernel mirrors
@@ -204,9 +207,9 @@ def supply_size(st: Array, cfg: Array) -> int:
     """Tiles face down in the supply (`rules.supply_size`: hidden tiles left out)."""
     size = st[TILES]
     for q in range(cfg[PLAYERS]):
-        if st[STARTING + q] == -2:
+        if st[STARTING + q] == HIDDEN:
             size -= 1
-    if st[HELD] == -2:
+    if st[HELD] == HIDDEN:
         size -= 1
     return int(size)
 
