@@ -83,4 +83,3 @@ def test_a_pickled_game_leaves_its_capabilities_behind() -> None:
 
 def test_no_compiled_playouts_without_a_provider() -> None:
     assert compiled(make_game("queendomino", {"players": 2})) is None
-    assert compiled(make_game("kingdoms", {"players": 2})) is None

@@ -26,6 +26,17 @@ COMPILED_FIGURES = (
     if importlib.util.find_spec("numba")
     else []
 )
+KINGDOMS_COMPILED = (
+    [
+        "kingdoms compiled random 4-player games",
+        *(
+            f"kingdoms compiled {policy} playouts (first 4-player decision)"
+            for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
+        ),
+    ]
+    if importlib.util.find_spec("numba")
+    else []
+)
 
 # The batched simulator's figures through the vector env (numba again).
 VECTOR_FIGURES = (
@@ -153,6 +164,7 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "kingdoms random 4-player games (protocol)",
         "kingdoms random 4-player games (simulate)",
         "kingdoms whole-board epoch scorings",
+        *KINGDOMS_COMPILED,
         *python_playouts("kingdoms"),
         "queendomino random 4-player games (protocol)",
         "queendomino random 4-player games (simulate)",

@@ -1,8 +1,13 @@
-"""Kingdoms' benchmarks: whole-board epoch scorings on real end-of-epoch boards.
+"""Kingdoms' benchmarks: whole-board epoch scorings on real end-of-epoch boards, and the
+compiled kernel's games and playouts.
 
 The boards come from random 4-player games played once before timing: each full board just
-before its epoch is scored. This module is Kingdoms' `benchmarks` capability
-(kingdomkit.cli.bench.Benchmarks, declared in shape.py).
+before its epoch is scored. When the compiled fast path is there (the game's compiled
+playouts, `kingdomkit.bots.compiled`), whole random games and the playouts of each policy
+are timed through it, from the same first decision as `kingdomkit bench`'s Python playouts
+(chance from `chance_rng(0)`), so that the two figures of a run compare like for like.
+This module is Kingdoms' `benchmarks` capability (kingdomkit.cli.bench.Benchmarks, declared
+in shape.py).
 """
 
 from __future__ import annotations
@@ -11,13 +16,19 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kingdomkit.bots.compiled import compiled
+from kingdomkit.bots.playouts import POLICIES
 from kingdomkit.core.benchmark import Benchmark
-from kingdomkit.core.driver import random_playout
+from kingdomkit.core.driver import chance_rng, random_playout
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 
 PROTOCOL_OPTIONS: Mapping[str, Any] = {"players": 4}
 PROTOCOL_TARGET: float | None = None  # no target set (issue 4)
+# Issue 27's targets for the kernel: 20 times the Python random games and 30 times the
+# Python greedy playouts of docs/benchmarks.md (796 games, 7.4 playouts a second).
+COMPILED_GAMES_TARGET = 16_000.0
+COMPILED_GREEDY_TARGET = 222.0
 
 
 def full_boards(game: Kingdoms, games: int, seed: int = 0) -> list[tuple[int, ...]]:
@@ -46,4 +57,46 @@ def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
                     bd.line_gold(board, line, players)
         return passes * len(boards)
 
-    return [Benchmark("kingdoms whole-board epoch scorings", "boards", score_boards, None)]
+    benchmarks = [Benchmark("kingdoms whole-board epoch scorings", "boards", score_boards, None)]
+    accelerator = compiled(game)
+    if accelerator is not None:
+        benchmarks += compiled_kernels(game, accelerator, passes)
+    return benchmarks
+
+
+def first_decision(game: Kingdoms) -> KingdomsState:
+    """The state of the first decision, chance drawn as `kingdomkit bench` draws it."""
+    rng = chance_rng(0)
+    state = game.initial_state()
+    while game.current_player(state) < 0:
+        state = game.apply(state, game.sample_chance(state, rng))
+    return state
+
+
+def compiled_kernels(game: Kingdoms, accelerator: Any, passes: int) -> list[Benchmark]:
+    """Whole random games and each policy's playouts, each timed run one kernel call sized
+    to last a tenth of a second or more at full size."""
+    start = first_decision(game)
+    player = game.current_player(start)
+    games = 500 * passes
+
+    def random_games() -> int:
+        accelerator.random_games(games, 1)
+        return games
+
+    def policy_playouts(policy: str, count: int) -> Benchmark:
+        def work() -> int:
+            accelerator.playouts(start, policy, player, 0.25, count, 1)
+            return count
+
+        name = f"kingdoms compiled {policy} playouts (first 4-player decision)"
+        target = COMPILED_GREEDY_TARGET if policy == "greedy" else None
+        return Benchmark(name, "playouts", work, target)
+
+    counts = {"random": games, "player-greedy": 20 * passes}
+    return [
+        Benchmark(
+            "kingdoms compiled random 4-player games", "games", random_games, COMPILED_GAMES_TARGET
+        ),
+        *(policy_playouts(policy, counts.get(policy, 10 * passes)) for policy in POLICIES),
+    ]

@@ -10,6 +10,7 @@ from kingdomkit.games.kingdoms.options import FLAGS, TITLE, UNIT, VARIANTS
 from kingdomkit.games.kingdoms.rules import Kingdoms
 
 if TYPE_CHECKING:
+    from kingdomkit.bots.compiled import CompiledPlayouts
     from kingdomkit.bots.heuristics import Heuristics
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
@@ -62,6 +63,16 @@ def heuristics(game: Kingdoms) -> Heuristics:
     return KingdomsHeuristics(game)
 
 
+def compiled_playouts(game: Kingdoms) -> CompiledPlayouts | None:
+    """The compiled kernel (accelerator.py); None without numba and numpy (the fast extra).
+    Every option set is supported."""
+    try:
+        from kingdomkit.games.kingdoms.accelerator import KingdomsAccelerator
+    except ImportError:
+        return None
+    return KingdomsAccelerator(game)
+
+
 SHAPE = GameShape(
     name="kingdoms",
     summary="Knizia's Kingdoms, 2-4 players, with its variants",
@@ -78,5 +89,6 @@ SHAPE = GameShape(
         observation=observation,
         terminal=terminal,
         heuristics=heuristics,
+        playouts=compiled_playouts,
     ),
 )
