@@ -61,12 +61,12 @@
    * price and name on the top line, the icons, burn mark and id below, then the effects). */
   const TALL = {
     w: 150, h: 150, perRow: 3,
-    coin: [8, 8, 28], price: [22, 22.5], id: [-8, 20], name: [75, 52, 17, 16, "middle"], gains: [10, 80, 18],
+    coin: [8, 8, 28], price: [22, 22.5], id: [-8, 20], name: [75, 52, 17, 16], gains: [10, 80, 18],
     effects: [75, 118, 15, "middle"], flame: [-38, 66, 30], star: [-14, 40], mark: [-50, 17], empty: [75, 85],
   };
   const COMPACT = {
     w: 150, h: 76, perRow: 6,
-    coin: [4, 4, 24], price: [16, 16.5], id: [-6, 38], name: [33, 16.5, 0, 0, "start"], gains: [6, 30, 15],
+    coin: [4, 4, 24], price: [16, 16.5], id: [-6, 38], name: [33, 16.5], gains: [6, 30, 15],
     effects: [6, 60, 13, "start"], flame: [-52, 27, 22], star: [-10, 64], mark: [-13, 16], empty: [75, 44],
   };
 
