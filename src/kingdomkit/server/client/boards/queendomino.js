@@ -13,6 +13,7 @@
   const ACTING = new Set(["claim", "place", "tax", "build", "site", "dragon"]);
   const TERRAIN_WORDS = { wheat: "wheat", forest: "forest", lake: "lake", grassland: "grass", swamp: "swamp", mine: "mine", town: "town" };
   const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  const LINES_SCALE = 0.85; // the lines across, in pixels per unit of their drawing
 
   /** A building's effects in a few words, as lines for its card. */
   function effects(b, terrains) {
@@ -55,55 +56,86 @@
     }, `unknown:${b.tile}`);
   }
 
+  /** Where a card's parts go: tall cards (a phone: three a row, room for the name on two
+   * lines and the effects below the icons), or compact ones (wider screens: six in one low row,
+   * price and name on the top line, the icons, burn mark and id below, then the effects). */
+  const TALL = {
+    w: 150, h: 150, perRow: 3,
+    coin: [8, 8, 28], price: [22, 22.5], id: [-8, 20], name: [75, 52, 17, 16], gains: [10, 80, 18],
+    effects: [75, 118, 15, "middle"], flame: [-38, 66, 30], star: [-14, 40], mark: [-50, 17], empty: [75, 85],
+  };
+  const COMPACT = {
+    w: 150, h: 76, perRow: 6,
+    coin: [4, 4, 24], price: [16, 16.5], id: [-6, 38], name: [33, 16.5], gains: [6, 30, 15],
+    effects: [6, 60, 13, "start"], flame: [-52, 27, 22], star: [-10, 64], mark: [-13, 16], empty: [75, 44],
+  };
+
+  /** The name of a building on one line: a long one is squeezed into `room`. */
+  function nameLine(card, x, y, name, room) {
+    const attrs = { class: "kk-bb-name", "text-anchor": "start" };
+    if (name.length * 7.6 > room) Object.assign(attrs, { textLength: room, lengthAdjust: "spacingAndGlyphs" });
+    card.append(text(x, y, name, attrs));
+  }
+
   /** The Builders' Board: six spaces, a space's index is its price. */
   function buildersBoard(ctx, q, plan) {
     const parts = ctx.parts;
     const narrow = ctx.root.parentElement.clientWidth < 760;
-    const perRow = narrow ? 3 : 6;
-    const w = 150, h = 150, gap = 8;
+    const L = narrow ? TALL : COMPACT;
+    const { w, h, perRow } = L;
+    const gap = narrow ? 8 : 6;
+    const at = (x, [dx]) => (dx < 0 ? x + w + dx : x + dx); // a position from the card's left or right
     const rows = Math.ceil(q.builders_board.length / perRow);
     const width = perRow * w + (perRow - 1) * gap;
-    const root = svg("svg", { class: "kk-builders", viewBox: `-2 -2 ${width + 4} ${rows * h + (rows - 1) * gap + 4}`, role: "group", "aria-label": "the Builders' Board" });
+    const root = svg("svg", { class: `kk-builders${narrow ? "" : " kk-compact"}`, viewBox: `-2 -2 ${width + 4} ${rows * h + (rows - 1) * gap + 4}`, role: "group", "aria-label": "the Builders' Board" });
     const marks = [];
     for (const { space, price, building } of q.builders_board) {
       const x = (space % perRow) * (w + gap), y = Math.floor(space / perRow) * (h + gap);
       const group = svg("g", { class: "kk-bb-space" + (plan.selected === space ? " kk-selected" : "") + (plan.mode === "burn" ? " kk-burn" : ""), "data-space": space });
+      const coin = () => [use("coin", x + L.coin[0], y + L.coin[1], L.coin[2], L.coin[2]), text(x + L.price[0], y + L.price[1], price, { class: "kk-price" })];
       if (building === null) {
-        group.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-empty" }),
-          use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, price, { class: "kk-price" }),
-          text(x + w / 2, y + h / 2 + 10, "empty", { class: "kk-muted-text" }));
+        group.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-empty" }), ...coin(),
+          text(x + L.empty[0], y + L.empty[1], "empty", { class: "kk-muted-text" }));
         root.append(group);
         continue;
       }
       const b = parts.buildings[building];
       const card = svg("g", { class: "kk-bb-tile", "data-building": building });
       card.append(svg("rect", { x, y, width: w, height: h, rx: 10, class: "kk-bb-card" }));
-      card.append(text(x + w - 8, y + 20, b.tile, { class: "kk-tile-code", "text-anchor": "end" }));
-      wrap(b.name, 16).slice(0, 2).forEach((line, i) => card.append(text(x + w / 2, y + 52 + i * 17, line, { class: "kk-bb-name" })));
+      card.append(text(at(x, L.id), y + L.id[1], b.tile, { class: "kk-tile-code", "text-anchor": "end" }));
+      if (narrow) {
+        wrap(b.name, L.name[3]).slice(0, 2).forEach((line, i) => card.append(text(x + L.name[0], y + L.name[1] + i * L.name[2], line, { class: "kk-bb-name" })));
+      } else {
+        nameLine(card, x + L.name[0], y + L.name[1], b.name, w - L.name[0] - (b.verified ? 6 : 26));
+      }
       // What it gives at once: crowns, knights, towers.
-      let ix = x + 10;
-      const iy = y + 80;
-      if (b.crowns) { card.append(crowns(b.crowns, ix, iy, 18)); ix += b.crowns * 18 + 8; }
-      if (b.knights) { card.append(use("knight", ix, iy - 2, 18, 20, "#495057"), text(ix + 27, iy + 9, `+${b.knights}`, { class: "kk-bb-gain" })); ix += 46; }
-      if (b.towers) { card.append(use("tower", ix, iy - 3, 15, 21), text(ix + 24, iy + 9, `+${b.towers}`, { class: "kk-bb-gain" })); ix += 42; }
-      if (ix === x + 10) card.append(use("building", x + w / 2 - 11, iy - 3, 22, 22));
-      effects(b, parts.terrains).forEach((line, i) => card.append(text(x + w / 2, y + 118 + i * 15, line, { class: "kk-bb-effect" })));
-      group.append(card, use("coin", x + 8, y + 8, 28, 28), text(x + 22, y + 22.5, price, { class: "kk-price" }));
+      const [gx, gy, size] = L.gains;
+      let ix = x + gx;
+      const iy = y + gy;
+      if (b.crowns) { card.append(crowns(b.crowns, ix, iy, size)); ix += b.crowns * size + 8; }
+      const r = (f) => Math.round(size * f);
+      if (b.knights) { card.append(use("knight", ix, iy - 2, size, r(1.1), "#495057"), text(ix + r(1.5), iy + size / 2, `+${b.knights}`, { class: "kk-bb-gain" })); ix += r(2.55); }
+      if (b.towers) { card.append(use("tower", ix, iy - 3, r(0.83), r(1.17)), text(ix + r(1.33), iy + size / 2, `+${b.towers}`, { class: "kk-bb-gain" })); ix += r(2.33); }
+      if (ix === x + gx) card.append(use("building", narrow ? x + w / 2 - 11 : ix, iy - 3, r(1.22), r(1.22)));
+      const lines = effects(b, parts.terrains);
+      const [ex, ey, step, anchor] = L.effects;
+      lines.forEach((line, i) => card.append(text(x + ex, y + ey + (narrow || lines.length > 1 ? i * step - (narrow ? 0 : step / 2) : 0), line, { class: "kk-bb-effect", "text-anchor": anchor })));
+      group.append(card, ...coin());
       const action = plan.actions.get(space);
       if (action) {
         if (action.id === ctx.hint) {
           group.classList.add("kk-hinted");
-          group.append(text(x + w - 14, y + 40, "★", { class: "kk-hint-star" }));
+          group.append(text(at(x, L.star), y + L.star[1], "★", { class: "kk-hint-star" }));
         }
         group.append(svg("rect", { x: x - 1, y: y - 1, width: w + 2, height: h + 2, rx: 11, class: "kk-bb-ring" }));
-        if (plan.mode === "burn") group.append(use("flame", x + w - 38, y + 66, 30, 30, null, { class: "kk-burn-mark" }));
+        if (plan.mode === "burn") group.append(use("flame", at(x, L.flame), y + L.flame[1], L.flame[2], L.flame[2], null, { class: "kk-burn-mark" }));
         const paid = action.move.price !== undefined && action.move.price !== price ? ` (${action.move.price} for you, with the Queen)` : "";
         control(group, `${plan.verb} ${b.name} (${b.tile}, price ${price}${paid}): ${effectText(b, parts.terrains)}`, () => plan.onPick(space, action), `bb:${space}`);
       } else {
         group.prepend(svg("title", { text: `${b.name} (${b.tile}), price ${price}: ${effectText(b, parts.terrains)}` }));
       }
       root.append(group);
-      if (!b.verified) marks.push(unknownMark(x + w - 50, y + 17, b, ctx));
+      if (!b.verified) marks.push(unknownMark(at(x, L.mark), y + L.mark[1], b, ctx));
     }
     // The marks go above the cards, outside them: a tap on one explains, it never builds.
     root.append(...marks);
@@ -384,8 +416,13 @@
         button("OK", () => { delete keep.explain; ctx.redraw(); }, { class: "kk-tool secondary", "data-key": "tool:explained" })) : null);
 
     const items = lineItems(q, view);
-    const lines = items.placing.length || items.line.length ? html("div", { class: "kk-centre" }, html("div", { class: "kk-panel" },
-      kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, across: kd.across(), placingTitle: "Placing", lineTitle: q.lines.placing.length ? "New line" : "First line" }))) : null;
+    let lines = null;
+    if (items.placing.length || items.line.length) {
+      const drawn = kd.linesSvg(m, { ...items, colour, seatLabel, act: ctx.act, hint: ctx.hint, across: kd.across(), placingTitle: "Placing", lineTitle: q.lines.placing.length ? "New line" : "First line" });
+      // Across, a little below their natural size: the Builders' Board takes a row above them.
+      if (kd.across()) drawn.style.maxWidth = `${Math.round(drawn.viewBox.baseVal.width * LINES_SCALE)}px`;
+      lines = html("div", { class: "kk-centre" }, html("div", { class: "kk-panel" }, drawn));
+    }
 
     // The realms: yours first.
     const mineRealm = view.you === null || view.you === undefined ? null : realmOf(view.you);
