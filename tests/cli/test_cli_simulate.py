@@ -182,6 +182,19 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
     assert report["machine"]["python"].startswith("3.")
 
 
+def test_bench_measures_one_game_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "bench", "--quick", "--json", "--game", "kingdoms")
+    assert status == 0
+    report = json.loads(out)
+    names = [result["name"] for result in report["results"]]
+    assert names[:2] == [
+        "kingdoms random 4-player games (protocol)",
+        "kingdoms random 4-player games (simulate)",
+    ]
+    assert all(name.startswith("kingdoms ") for name in names)
+    assert "rl_overhead_microseconds_per_step" not in report
+
+
 @pytest.mark.parametrize(
     ("options", "bots"),
     [

@@ -72,6 +72,12 @@ def add_parser(subparsers: Any) -> None:
         "--quick", action="store_true", help="small workloads and 1 run (a smoke test)"
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(GAMES),
+        help="only this game's figures (repeatable; default every game, and the RL figures)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -235,10 +241,10 @@ def rl_overhead(results: list[BenchResult]) -> float | None:
 def run(args: argparse.Namespace) -> int:
     repeats = 1 if args.quick else max(1, args.repeats)
     results: list[BenchResult] = []
-    for name in sorted(GAMES):
+    for name in sorted(args.game or GAMES):
         for benchmark in game_benchmarks(name, args.quick):
             results.append(measure(benchmark, repeats))
-    for benchmark in rl_benchmarks(args.quick):
+    for benchmark in [] if args.game else rl_benchmarks(args.quick):
         results.append(measure(benchmark, repeats))
     overhead = rl_overhead(results)
     machine = {
