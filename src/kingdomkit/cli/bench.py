@@ -264,7 +264,8 @@ def run(args: argparse.Namespace) -> int:
         table.add_column(heading, justify="left" if heading == "benchmark" else "right")
     for result in results:
         target = f"{result.target:,.0f}" if result.target else ""
-        table.add_row(result.name, f"{result.median:,.0f} {result.unit}", target)
+        median = f"{result.median:,.0f}" if result.median >= 100 else f"{result.median:.3g}"
+        table.add_row(result.name, f"{median} {result.unit}", target)
     console = Console(file=sys.stdout)
     console.print(table)
     if overhead is not None:
