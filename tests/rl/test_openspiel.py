@@ -95,8 +95,32 @@ def test_every_game_is_registered_with_its_type() -> None:
 def test_random_simulation(name: str, params: dict[str, Any]) -> None:
     """OpenSpiel's own checks (basic_tests RandomSimulation): legal actions, chance outcomes
     summing to 1, returns within bounds and summing to 1, the game's length within its
-    bound, clones, observation tensors and strings, information state strings."""
-    pyspiel.random_sim_test(load(name, params), num_sims=1, serialize=False, verbose=False)
+    bound, clones, serialisation, observation tensors and strings, information states."""
+    pyspiel.random_sim_test(load(name, params), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_random_games_stay_within_the_length_bound(name: str) -> None:
+    """`Game.max_game_length` (OpenSpiel's `max_game_length`) bounds random games of every
+    set-up; Kingdomino's is exact."""
+    rng = random.Random(5)
+    for game_name, params in CONFIGURATIONS:
+        if game_name != name:
+            continue
+        rules = make_game(name, params)
+        bound = rules.max_game_length()
+        assert bound is not None
+        for _ in range(3):
+            state, length = rules.initial_state(), 0
+            while not rules.is_terminal(state):
+                if rules.is_chance(state):
+                    action = rules.sample_chance(state, rng)
+                else:
+                    action = rng.choice(rules.legal_actions(state))
+                state, length = rules.apply(state, action), length + 1
+            assert length <= bound
+            if name == "kingdomino":
+                assert length == bound
 
 
 @pytest.mark.parametrize(
@@ -127,6 +151,12 @@ def test_the_engine_and_openspiel_agree(name: str, params: dict[str, Any]) -> No
                 assert np.array_equal(np.asarray(state.observation_tensor(seat)), flat)
             action = rng.choice(rules.legal_actions(engine))
             assert state.action_to_string(player, action) == rules.action_to_string(engine, action)
+        if len(state.history()) % 25 == 0:  # a clone goes its own way
+            clone = state.clone()
+            clone.apply_action(action)
+            assert clone.state == rules.apply(engine, action)
+            assert state.state == engine
+            assert clone.history() == [*state.history(), action]
         state.apply_action(action)
         engine = rules.apply(engine, action)
     assert rules.current_player(engine) == TERMINAL

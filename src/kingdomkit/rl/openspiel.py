@@ -22,14 +22,15 @@ picture: it never holds another player's secret. `resample_from_infostate` draws
 the player cannot tell from this one (the game's `conceal` of the history, replayed), for
 OpenSpiel's information-set MCTS.
 
-States are the engine's frozen states: applying an action replaces the state by the engine's
-`apply` (copy-on-write) and a clone shares it.
+A state holds the engine's frozen state: applying an action replaces it by the engine's `apply`
+(copy-on-write), and a clone shares it (OpenSpiel copies the history it keeps in C++).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -133,18 +134,44 @@ class KingdomkitGame(pyspiel.Game):  # type: ignore[misc]
         return KingdomkitObserver(self.rules, perfect_recall, params)
 
 
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Everything a state holds on the Python side, never changed (an action makes a new
+    one): OpenSpiel clones a Python state by deep-copying its attributes, and a clone shares
+    this whole (the engine's states are frozen values too)."""
+
+    rules: Game[Any]
+    secrets: bool  # whether some outcomes are hidden from some players
+    state: Any  # the engine's state
+    actions: tuple[int, ...]
+    seen: tuple[tuple[str, ...], ...]  # each player's history as they saw it
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self
+
+
 class KingdomkitState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: the engine's frozen state, the actions that led to it, and each
     player's history as they saw it (for information state strings)."""
 
     def __init__(self, game: KingdomkitGame) -> None:
         super().__init__(game)
-        self.rules = game.rules
-        self.secrets = game.secrets
-        self.state: Any = self.rules.initial_state()
-        self.actions: list[int] = []
-        self.seen: list[list[str]] = [[] for _ in range(self.rules.num_players)]
-        self.replaying = False  # a clone being made: the histories seen are copied after
+        rules = game.rules
+        start = rules.initial_state()
+        self.position = Position(rules, game.secrets, start, (), ((),) * rules.num_players)
+
+    @property
+    def rules(self) -> Game[Any]:
+        return self.position.rules
+
+    @property
+    def state(self) -> Any:
+        """The engine's state."""
+        return self.position.state
+
+    @property
+    def actions(self) -> tuple[int, ...]:
+        return self.position.actions
 
     # -- OpenSpiel's state API ---------------------------------------------------------
     def current_player(self) -> int:
@@ -162,16 +189,16 @@ class KingdomkitState(pyspiel.State):  # type: ignore[misc]
         return list(self.rules.chance_outcomes(self.state))
 
     def _apply_action(self, action: int) -> None:
-        rules, before = self.rules, self.state
-        self.state = rules.apply(before, action)
-        self.actions.append(action)
-        if self.replaying:
-            return
+        now = self.position
+        rules, before = now.rules, now.state
+        after = rules.apply(before, action)
         text = rules.action_to_string(before, action)
-        chance = self.secrets and rules.is_chance(before)
-        for player, seen in enumerate(self.seen):
-            hidden = chance and self._hidden(before, action, self.state, player)
-            seen.append(HIDDEN if hidden else text)
+        chance = now.secrets and rules.is_chance(before)
+        seen = tuple(
+            (*history, HIDDEN if chance and self._hidden(before, action, after, player) else text)
+            for player, history in enumerate(now.seen)
+        )
+        self.position = Position(rules, now.secrets, after, (*now.actions, action), seen)
 
     def _hidden(self, before: Any, outcome: int, after: Any, player: int) -> bool:
         """Whether `player` cannot tell `outcome` from another outcome of this chance node."""
@@ -200,7 +227,7 @@ class KingdomkitState(pyspiel.State):  # type: ignore[misc]
 
     def information_state(self, player: int) -> str:
         """The history as `player` saw it, then the position as they see it."""
-        history = " ".join(self.seen[player])
+        history = " ".join(self.position.seen[player])
         return f"{history}\n{self.rules.render(self.state, player)}"
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KingdomkitState:
@@ -211,17 +238,6 @@ class KingdomkitState(pyspiel.State):  # type: ignore[misc]
         for action in self.rules.conceal(self.actions, player_id, rng):
             state.apply_action(action)
         return state
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> KingdomkitState:
-        """A clone (OpenSpiel's `clone` deep-copies): OpenSpiel's history is rebuilt by
-        replaying the actions through the engine; the rest is shared or copied."""
-        clone = KingdomkitState(self.get_game())
-        clone.replaying = True
-        for action in self.actions:
-            pyspiel.State.apply_action(clone, action)
-        clone.replaying = False
-        clone.seen = [list(seen) for seen in self.seen]
-        return clone
 
     def __str__(self) -> str:
         return self.rules.render(self.state, None)
