@@ -221,6 +221,11 @@ class Game(ABC, Generic[S]):
         share = 1.0 / len(winners)
         return tuple(share if player in winners else 0.0 for player in range(self.num_players))
 
+    def max_game_length(self) -> int | None:
+        """An upper bound on the actions and chance outcomes of a whole game (OpenSpiel's
+        `GameInfo` asks for one), or None when the game does not know one."""
+        return None
+
     def view(self, state: S, player: int | None) -> S:
         """What `player` may see (None: a spectator). Games without secrets return the state."""
         return state

@@ -98,6 +98,12 @@ class Kingdomino(Game[KingdominoState]):
     def __repr__(self) -> str:
         return f"Kingdomino({self.options})"
 
+    def max_game_length(self) -> int:
+        """Exact, every game the same length: per game the draws, the king order, and each
+        king's claim and placement (or discard) of every line."""
+        setup = self.setup
+        return setup.games * (setup.lines * setup.line_size + 1 + 2 * setup.kings * setup.lines)
+
     # -- the state machine -------------------------------------------------------------
     def initial_state(self) -> KingdominoState:
         return self._new_game(0, ())

@@ -95,6 +95,18 @@ class Kingdoms(Game[KingdomsState]):
     def __repr__(self) -> str:
         return f"Kingdoms({self.options})"
 
+    def max_game_length(self) -> int:
+        """A bound: an epoch is the first player, the deals and, for each space filled, at
+        most a draw, its tile and its placement after every other player's pass. Down to the
+        Last Castle goes on while everyone has castles, and each epoch but the last takes at
+        least the castles the supply cannot fill the board without."""
+        players = self.num_players
+        epoch = 1 + players + bd.SPACES * (players + 2)
+        if not self.setup.down_to_the_last_castle:
+            return EPOCHS * epoch
+        castles = players * sum(self.setup.castles)
+        return (1 + castles // (bd.SPACES - sum(FULL_SUPPLY))) * epoch
+
     # -- the state machine -------------------------------------------------------------
     def initial_state(self) -> KingdomsState:
         players = self.num_players

@@ -140,6 +140,14 @@ class Queendomino(Game[QueendominoState]):
     def __repr__(self) -> str:
         return f"Queendomino({self.options})"
 
+    def max_game_length(self) -> int:
+        """A bound: the draws, every building turned up, the king order, and at most 7
+        steps a turn (place, two knights, build and site, burn, claim) for each king's turn
+        of every line."""
+        setup = self.setup
+        turns = setup.kings * setup.lines
+        return setup.lines * setup.line_size + len(self.table) + 1 + setup.kings + 7 * turns
+
     # -- the state machine -------------------------------------------------------------
     def initial_state(self) -> QueendominoState:
         return QueendominoState(
