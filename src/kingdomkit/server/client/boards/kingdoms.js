@@ -217,14 +217,15 @@
       return `${piece === "start" ? "your starting tile" : "the tile you drew"} (${tile ? tile.title : "?"})`;
     };
 
-    // Words and buttons.
+    // Words and buttons (a mouse clicks, a finger taps).
+    const tap = KK.kd.coarse() ? "tap" : "click";
     if (mine) {
-      if (chosen) ctx.prompt(`Place ${pieceName(ui.piece)}: tap a highlighted empty space.`);
+      if (chosen) ctx.prompt(`Place ${pieceName(ui.piece)}: ${tap} a highlighted empty space.`);
       else if (model.phase === "play") {
         const can = [];
         if ([...pieces.keys()].some((p) => p.startsWith("castle:"))) can.push("a castle");
         if (pieces.has("start")) can.push("your starting tile");
-        const supplyWords = drawAction || takes.size ? `, or tap the supply to ${noLuck ? "take a tile" : "draw a tile"}` : "";
+        const supplyWords = drawAction || takes.size ? `, or ${tap} the supply to ${noLuck ? "take a tile" : "draw a tile"}` : "";
         ctx.prompt(can.length ? `Your turn: choose ${can.join(" or ")} below${supplyWords}.` : passAction ? "Your turn: you cannot play; pass." : `Your turn${supplyWords}.`);
       }
       // On a phone the hand lies below the board: its pieces are offered above it too.
