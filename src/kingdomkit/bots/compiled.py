@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 from typing import Any, Protocol
 
-from kingdomkit.core.protocol import Game
+from kingdomkit.bots.playouts import POLICIES
+from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import shape_of
 from kingdomkit.core.shape import capability
 
@@ -42,3 +43,13 @@ def compiled(game: Game[Any]) -> CompiledPlayouts | None:
     if os.environ.get(OFF_SWITCH) == "0":
         return None
     return capability(game, "playouts", shape_of(game).capabilities.playouts)
+
+
+def policy_code(policy: str, epsilon: float) -> int:
+    """A playout policy's code in a compiled kernel (its place in `POLICIES`), once `policy`
+    and `epsilon` are checked as `CompiledPlayouts.playouts` says: OptionError otherwise."""
+    if policy not in POLICIES:
+        raise OptionError(f"unknown playout policy {policy!r} (known: {', '.join(POLICIES)})")
+    if not 0.0 <= epsilon <= 1.0:
+        raise OptionError(f"epsilon is a probability between 0 and 1, not {epsilon}")
+    return POLICIES.index(policy)

@@ -22,8 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.playouts import POLICIES
-from kingdomkit.core.protocol import OptionError
+from kingdomkit.bots.compiled import policy_code
 from kingdomkit.core.rng import MASK64
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino import playouts as kp
@@ -128,12 +127,7 @@ class KingdominoAccelerator:
         """`count` playouts from `state` with `policy` (`player` the searching player, for
         player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
         and win shares, as `game.scores` and `game.returns` of each final state."""
-        if policy not in POLICIES:
-            known = ", ".join(POLICIES)
-            raise OptionError(f"unknown playout policy {policy!r} (known: {known})")
-        code = POLICIES.index(policy)  # the kernel's code (playouts.py)
-        if not 0.0 <= epsilon <= 1.0:
-            raise OptionError(f"epsilon is a probability between 0 and 1, not {epsilon}")
+        code = policy_code(policy, epsilon)  # the kernel's code (playouts.py)
         return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
 
     def random_games(self, count: int, seed: int) -> Floats:
