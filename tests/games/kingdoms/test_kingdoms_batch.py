@@ -171,6 +171,7 @@ CASES = [
     ({"players": 4}, ["greedy", "random", "greedy"], 2, "wdl", 100),
     ({"players": 4, "no_luck": True}, ["greedy", "greedy", "random"], 3, "margin", 100),
     ({"players": 2, "down_to_the_last_castle": True}, ["greedy"], 1, "wdl", 200),
+    ({"players": 4, "score_as_you_go": True}, None, 0, "wdl", 420),
     (
         {"players": 3, "no_luck": True, "score_as_you_go": True, "down_to_the_last_castle": True},
         None,

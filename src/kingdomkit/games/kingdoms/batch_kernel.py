@@ -17,6 +17,14 @@ decision; greedy: one only to break a tie). The learner's decisions draw nothing
 reference engine fed the same `SplitMix64` stream and the same learner actions plays the very
 same games (tests/games/kingdoms/test_kingdoms_batch.py checks it).
 
+numba's disk cache checks only this file, not kernel.py whose functions are compiled into
+these: after changing kernel.py, delete this package's numba files (*.nbi, *.nbc) in
+`__pycache__`, as kernel.py says.
+
+Observers: a learner is shown its own decisions and the end of its game, so a tile another
+player drew never shows to it there; `observe` hides it all the same, as `Kingdoms.view`
+does.
+
 Versions (Kingdoms rules version 1, observation layout version 1): 1, the first.
 """
 
