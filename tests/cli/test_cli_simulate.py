@@ -33,6 +33,11 @@ KINGDOMS_COMPILED = (
             f"kingdoms compiled {policy} playouts (first 4-player decision)"
             for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
         ),
+        *(
+            f"kingdoms vector env steps, {label} (2 players, 256 games)"
+            for label in ("self-play", "against random", "against greedy")
+            if importlib.util.find_spec("gymnasium")
+        ),
     ]
     if importlib.util.find_spec("numba")
     else []

@@ -61,6 +61,46 @@ def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
     accelerator = compiled(game)
     if accelerator is not None:
         benchmarks += compiled_kernels(game, accelerator, passes)
+        benchmarks += vector_benchmarks(20 if passes == 1 else 400)
+    return benchmarks
+
+
+VECTOR_GAMES = 256
+VECTOR_TARGET = 150_000.0  # issue 27, on the 2-core machine
+
+
+def vector_benchmarks(steps: int) -> list[Benchmark]:
+    """The batched simulator through the Gymnasium vector env (`kingdomkit.rl.vector`), as
+    `kingdomkit bench` times Kingdomino's: 256 two-player games stepped at once on every
+    core, with a learner that plays a random legal action (a mask times one of 16 fixed noise
+    tables: cheap, so that the figure is the environment's), in self-play and against the
+    compiled bots. Empty without gymnasium."""
+    try:
+        import numpy as np
+
+        from kingdomkit.rl.vector import KingdomkitVectorEnv
+    except ImportError:
+        return []
+    benchmarks = []
+    for label, opponents in (
+        ("self-play", None),
+        ("against random", "random"),
+        ("against greedy", "greedy"),
+    ):
+        envs = KingdomkitVectorEnv(VECTOR_GAMES, "kingdoms", opponents, players=2)
+        envs.reset(seed=0)
+        width = envs.game.num_actions
+        noise = np.random.default_rng(0).random((16, VECTOR_GAMES, width), np.float32)
+
+        def work(envs: KingdomkitVectorEnv = envs, noise: Any = noise) -> int:
+            observation, _ = envs.reset()
+            for k in range(steps):
+                actions = (observation["action_mask"] * noise[k % 16]).argmax(1)
+                observation = envs.step(actions)[0]
+            return steps * VECTOR_GAMES
+
+        name = f"kingdoms vector env steps, {label} (2 players, {VECTOR_GAMES} games)"
+        benchmarks.append(Benchmark(name, "steps", work, VECTOR_TARGET))
     return benchmarks
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.cli.terminal.kit import Terminal
     from kingdomkit.games.kingdoms.state import KingdomsState
-    from kingdomkit.rl.observation import Observer
+    from kingdomkit.rl.observation import BatchMaker, Observer
     from kingdomkit.server.board import Board
 
 
@@ -47,6 +48,22 @@ def observation(game: Kingdoms) -> Observer[KingdomsState]:
     from kingdomkit.games.kingdoms.encoding import KingdomsEncoder
 
     return KingdomsEncoder(game)
+
+
+def batch(game: Kingdoms) -> BatchMaker | None:
+    """N games at once in the compiled kernel (batch.py), for the RL layer, which rewards them;
+    None without numba and numpy. It runs on the game's compiled playouts (its kernel)."""
+    from kingdomkit.bots.compiled import compiled
+
+    accelerator = compiled(game)
+    if accelerator is None:
+        return None
+    from kingdomkit.games.kingdoms.accelerator import KingdomsAccelerator
+    from kingdomkit.games.kingdoms.batch import KingdomsBatch
+
+    assert isinstance(accelerator, KingdomsAccelerator)  # what `compiled_playouts` makes
+
+    return partial(KingdomsBatch, game, accelerator)
 
 
 def terminal(game: Kingdoms) -> Terminal:
@@ -87,6 +104,7 @@ SHAPE = GameShape(
         benchmarks=benchmarks,
         board=board,
         observation=observation,
+        batch=batch,
         terminal=terminal,
         heuristics=heuristics,
         playouts=compiled_playouts,
