@@ -22,9 +22,9 @@ from kingdomkit.bots.playouts import greedy_policy, random_policy
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.core.rng import SplitMix64
-from kingdomkit.games.kingdomino.batch import stream_seed
 from kingdomkit.rl.adapter import action_mask, final_rewards
 from kingdomkit.rl.batch import batch_simulator
+from kingdomkit.rl.compiled_batch import stream_seed
 from kingdomkit.rl.observation import observer as observer_of
 from kingdomkit.rl.vector import KingdomkitVectorEnv
 

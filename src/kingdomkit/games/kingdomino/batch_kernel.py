@@ -43,13 +43,10 @@ from kingdomkit.games.kingdomino.state import (
     PLACE,
     UNCLAIMED,
 )
+from kingdomkit.rl.compiled_batch import DRAWN_SEAT, FIXED_SEAT, LEARNER, SELF_PLAY
 
 Array = Any  # numpy arrays; numba types them at compile time
 
-LEARNER = -1  # a seat's policy code when the learner plays it
-# settings: what every game of the batch shares
-SELF_PLAY, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2
-SETTINGS_SIZE = 3
 # The encoding's layout and the rules' counts, taken from them (never written again here).
 TERRAINS = len(TERRAIN_NAMES)
 PHASES = len(PHASE_NAMES)

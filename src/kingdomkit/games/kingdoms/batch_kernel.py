@@ -46,13 +46,10 @@ from kingdomkit.games.kingdoms.state import (
     PLAY,
 )
 from kingdomkit.games.kingdoms.tiles import RANKS
+from kingdomkit.rl.compiled_batch import DRAWN_SEAT, FIXED_SEAT, LEARNER, SELF_PLAY
 
 Array = Any  # numpy arrays; numba types them at compile time
 
-LEARNER = -1  # a seat's policy code when the learner plays it
-# settings: what every game of the batch shares
-SELF_PLAY, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2
-SETTINGS_SIZE = 3
 PHASES = len(PHASE_NAMES)
 SPACES = kn.SPACES
 NTYPES = kn.NTYPES
