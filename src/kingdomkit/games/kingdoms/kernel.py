@@ -115,6 +115,12 @@ UNIT = 1.0 / 9007199254740992.0  # 2**-53
 # The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
 RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
 NO_VALUE = -(1 << 62)
+# The fields of a space's segment (the run of spaces between mountains around it) in each of
+# its two lines, for the greedy player: the segment's base gold (doubled by a gold mine), the
+# multiplier (1, 2 with a gold mine, 0 in a scored line), whether a dragon is in it, and the
+# player's ranks in it (wizards included).
+SEG_BASE, SEG_MULT, SEG_DRAGON, SEG_RANK = 0, 1, 2, 3
+SEGMENT_FIELDS = 4
 
 
 def jit(function: F) -> F:
@@ -428,14 +434,16 @@ def current_player(st: Array) -> int:
 
 
 # -- the playout policies (bots/playouts.py, bots/greedy.py) ------------------------------
-def work_arrays() -> tuple[Array, Array, Array, Array, Array]:
-    """Scratch: the legal list, ties, gains, ranks, each line's gold for the greedy player."""
+def work_arrays() -> tuple[Array, Array, Array, Array, Array, Array]:
+    """Scratch: the legal list, ties, gains, ranks, each line's gold for the greedy player,
+    and the greedy player's segment of each space (`segments`)."""
     return (
         np.zeros(NUM_ACTIONS, np.int64),
         np.zeros(NUM_ACTIONS, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(NLINES, np.int64),
+        np.zeros((SPACES, 2, SEGMENT_FIELDS), np.int64),
     )
 
 
@@ -482,6 +490,100 @@ def line_gold_of(st: Array, cfg: Array, line: int, p: int) -> int:
 
 
 @jit
+def segments(st: Array, cfg: Array, p: int, lines: Array, table: Array) -> None:
+    """p's gold from each line into `lines` (0 for a scored line), as `line_gold_of`, and the
+    segment of every space in each of its lines into `table[space, k]` (k: the line's place
+    in LINES_OF_SPACE), so that a castle or a plain tile is valued in a few operations
+    (`quick_value`)."""
+    mountain, dragon_tile, gold_tile, wizard = cfg[MTN], cfg[DRG], cfg[GLD], cfg[WIZ]
+    scored = st[SCORED]
+    for line in range(NLINES):
+        open_line = not scored >> line & 1
+        length = LINE_LENGTH[line]
+        gold = 0
+        start = 0
+        for i in range(length + 1):
+            if i < length and st[BOARD + LINES[line, i]] != mountain:
+                continue
+            base = 0
+            rank = 0
+            dragon = False
+            gold_mine = False
+            if i > start:
+                for j in range(start, i):
+                    square = st[BOARD + LINES[line, j]]
+                    if square == dragon_tile:
+                        dragon = True
+                    elif square == gold_tile:
+                        gold_mine = True
+                for j in range(start, i):
+                    space = LINES[line, j]
+                    square = st[BOARD + space]
+                    if square >= CASTLE:
+                        if (square - CASTLE) // 4 == p:
+                            rank += (square - CASTLE) % 4 + 1
+                            for k in range(NEIGHBOUR_COUNT[space]):
+                                if st[BOARD + NEIGHBOURS[space, k]] == wizard:
+                                    rank += 1
+                    elif square >= 0 and not (dragon and cfg[IS_RESOURCE + square]):
+                        base += cfg[VALUE + square]
+                multiplier = 2 if gold_mine else 1
+                gold += base * multiplier * rank
+                for j in range(start, i):
+                    space = LINES[line, j]
+                    k = 0 if LINES_OF_SPACE[space, 0] == line else 1
+                    if open_line:
+                        table[space, k, SEG_BASE] = base * multiplier
+                        table[space, k, SEG_MULT] = multiplier
+                        table[space, k, SEG_DRAGON] = dragon
+                        table[space, k, SEG_RANK] = rank
+                    else:
+                        table[space, k, :] = 0
+            start = i + 1
+        lines[line] = gold if open_line else 0
+
+
+@jit_inline
+def quick_value(cfg: Array, p: int, space: int, square: int, table: Array, st: Array) -> int:
+    """`placement_value` of a castle or of a tile that changes no segment (not a mountain,
+    dragon, gold mine or wizard) from `segments`' table; NO_VALUE for the others. A castle
+    of rank r adds r (and a rank per wizard beside it) to p's ranks in both segments; a tile
+    adds its value (none for a resource beside a dragon) to both bases."""
+    if square >= CASTLE:
+        rank = (square - CASTLE) % 4 + 1
+        for k in range(NEIGHBOUR_COUNT[space]):
+            if st[BOARD + NEIGHBOURS[space, k]] == cfg[WIZ]:
+                rank += 1
+        return int((table[space, 0, SEG_BASE] + table[space, 1, SEG_BASE]) * rank)
+    if (
+        square < 0
+        or square == cfg[MTN]
+        or square == cfg[DRG]
+        or square == cfg[GLD]
+        or square == cfg[WIZ]
+    ):
+        return NO_VALUE
+    value = cfg[VALUE + square]
+    resource = cfg[IS_RESOURCE + square]
+    change = 0
+    for k in range(2):
+        if not (resource and table[space, k, SEG_DRAGON]):
+            change += value * table[space, k, SEG_MULT] * table[space, k, SEG_RANK]
+    return int(change)
+
+
+@jit_inline
+def move_value(
+    st: Array, cfg: Array, p: int, space: int, square: int, lines: Array, table: Array
+) -> int:
+    """`placement_value`, by `quick_value` where it can."""
+    value = quick_value(cfg, p, space, square, table, st)
+    if value == NO_VALUE:
+        value = placement_value(st, cfg, p, space, square, lines)
+    return value
+
+
+@jit
 def placement_value(st: Array, cfg: Array, p: int, space: int, square: int, lines: Array) -> int:
     """`evaluate(after, p)` minus `evaluate(st, p)` for a placement of `square` on `space`
     (`lines[l]`: p's gold from line l now, 0 for a scored line). Whatever the placement
@@ -512,36 +614,36 @@ def placement_value(st: Array, cfg: Array, p: int, space: int, square: int, line
 def greedy_action(st: Array, cfg: Array, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` for the player to act at the end of
     its turn, ties in action order broken by one uniform (drawn only for 2+ ties). A value
-    is found without playing the action (`placement_value`); no_luck's take is valued by
+    is found without playing the action: from the segments' table (`segments`, made once
+    per decision) for castles and plain tiles, by `placement_value` for the tiles that
+    change a segment; no_luck's take is valued by
     the best placement of its tile, which ends the turn (`turn_continues`)."""
-    legal, ties, _, _, lines = work
+    legal, ties, lines, table = work[0], work[1], work[4], work[5]
     n = legal_actions(st, cfg, legal)
     if n == 1:
         return int(legal[0])
     p = current_player(st)
-    scored = st[SCORED]
-    for line in range(NLINES):
-        lines[line] = 0 if scored >> line & 1 else line_gold_of(st, cfg, line, p)
+    segments(st, cfg, p, lines, table)
     phase = st[PHASE]
     best = NO_VALUE
     tied = 0
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
-            value = placement_value(st, cfg, p, action - PLACE_BASE, st[HELD], lines)
+            value = move_value(st, cfg, p, action - PLACE_BASE, st[HELD], lines, table)
         elif action < DRAW_ACTION:
             rank = action // SPACES
-            value = placement_value(st, cfg, p, action % SPACES, CASTLE + 4 * p + rank, lines)
+            value = move_value(st, cfg, p, action % SPACES, CASTLE + 4 * p + rank, lines, table)
         elif action in (DRAW_ACTION, PASS_ACTION):
             value = 0
         elif action < PLACE_BASE:
-            value = placement_value(st, cfg, p, action - START_BASE, st[STARTING + p], lines)
+            value = move_value(st, cfg, p, action - START_BASE, st[STARTING + p], lines, table)
         else:
             tile = action - TAKE_BASE
             value = NO_VALUE
             for s in range(SPACES):
                 if st[BOARD + s] == EMPTY:
-                    value = max(value, placement_value(st, cfg, p, s, tile, lines))
+                    value = max(value, move_value(st, cfg, p, s, tile, lines, table))
         if value > best:
             best = value
             tied = 0
