@@ -34,8 +34,14 @@ KINGDOMS_COMPILED = (
             for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
         ),
         *(
-            f"kingdoms vector env steps, {label} (2 players, 256 games)"
-            for label in ("self-play", "against random", "against greedy")
+            f"kingdoms vector env steps, {label} ({players} players, 256 games)"
+            for players, label in (
+                (2, "self-play"),
+                (2, "against random"),
+                (2, "against greedy"),
+                (4, "self-play"),
+                (4, "against greedy"),
+            )
             if importlib.util.find_spec("gymnasium")
         ),
     ]

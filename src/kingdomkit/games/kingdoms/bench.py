@@ -67,14 +67,22 @@ def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
 
 VECTOR_GAMES = 256
 VECTOR_TARGET = 150_000.0  # issue 27, on the 2-core machine
+VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
+    (2, "self-play", None),
+    (2, "against random", "random"),
+    (2, "against greedy", "greedy"),
+    (4, "self-play", None),
+    (4, "against greedy", "greedy"),
+)
 
 
 def vector_benchmarks(steps: int) -> list[Benchmark]:
     """The batched simulator through the Gymnasium vector env (`kingdomkit.rl.vector`), as
-    `kingdomkit bench` times Kingdomino's: 256 two-player games stepped at once on every
-    core, with a learner that plays a random legal action (a mask times one of 16 fixed noise
-    tables: cheap, so that the figure is the environment's), in self-play and against the
-    compiled bots. Empty without gymnasium."""
+    `kingdomkit bench` times Kingdomino's: 256 games stepped at once on every core, with a
+    learner that plays a random legal action (a mask times one of 16 fixed noise tables:
+    cheap, so that the figure is the environment's), in self-play and against the compiled
+    bots, with 2 players and with 4 (where a learner's step against greedy bots carries
+    three greedy turns). Empty without gymnasium."""
     try:
         import numpy as np
 
@@ -82,12 +90,8 @@ def vector_benchmarks(steps: int) -> list[Benchmark]:
     except ImportError:
         return []
     benchmarks = []
-    for label, opponents in (
-        ("self-play", None),
-        ("against random", "random"),
-        ("against greedy", "greedy"),
-    ):
-        envs = KingdomkitVectorEnv(VECTOR_GAMES, "kingdoms", opponents, players=2)
+    for players, label, opponents in VECTOR_CASES:
+        envs = KingdomkitVectorEnv(VECTOR_GAMES, "kingdoms", opponents, players=players)
         envs.reset(seed=0)
         width = envs.game.num_actions
         noise = np.random.default_rng(0).random((16, VECTOR_GAMES, width), np.float32)
@@ -99,7 +103,7 @@ def vector_benchmarks(steps: int) -> list[Benchmark]:
                 observation = envs.step(actions)[0]
             return steps * VECTOR_GAMES
 
-        name = f"kingdoms vector env steps, {label} (2 players, {VECTOR_GAMES} games)"
+        name = f"kingdoms vector env steps, {label} ({players} players, {VECTOR_GAMES} games)"
         benchmarks.append(Benchmark(name, "steps", work, VECTOR_TARGET))
     return benchmarks
 
