@@ -230,6 +230,19 @@ def test_kingdoms_information_states_keep_the_other_players_secret() -> None:
     assert one.information_state_string(0) != played.information_state_string(0)
 
 
+def test_kingdoms_information_state_tensors_keep_the_secret_too() -> None:
+    """The information-state tensor is the view's encoding: the same for two deals a player
+    cannot tell apart, different for the player whose own tile differs."""
+    game = load("kingdoms", {"players": 2})
+    assert game.get_type().provides_information_state_tensor
+    one, other = deal(game, (3, 5)), deal(game, (3, 7))
+    for state in (one, other):
+        for seat in (0, 1):
+            assert state.information_state_tensor(seat) == state.observation_tensor(seat)
+    assert one.information_state_tensor(0) == other.information_state_tensor(0)
+    assert one.information_state_tensor(1) != other.information_state_tensor(1)
+
+
 def test_kingdoms_resampling_keeps_the_information_state() -> None:
     game = load("kingdoms", {"players": 3})
     rng = random.Random(3)

@@ -16,7 +16,12 @@ The raw points are the engine's `scores` (`KingdomkitState.scores`).
 
 Observations: the tensor is the game's encoder (`observer(game).observe(state, player)`, from
 the player's view) flattened in the order of its `spec()`, float32; the observation string is
-the game's text picture as the player sees it. The information state string is the game's
+the game's text picture as the player sees it. The information-state tensor is the same
+encoding: in these games what a player saw earlier tells nothing more about what is hidden or
+to come than the view does (secrets are drawn from what the view counts as unseen, and every
+placed tile, castle and claim stays on the table), so the view is a sufficient statistic.
+Two histories with the same view share a tensor; the information-state string tells them
+apart. The information state string is the game's
 history as the player saw it (a chance outcome hidden from them written "?") with that
 picture: it never holds another player's secret. `resample_from_infostate` draws a full state
 the player cannot tell from this one (the game's `conceal` of the history, replayed), for
@@ -94,7 +99,7 @@ def game_type(shape: GameShape) -> pyspiel.GameType:
         max_num_players=type(rules).max_players,
         min_num_players=type(rules).min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(shape),
