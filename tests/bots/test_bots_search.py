@@ -12,7 +12,7 @@ from kingdomkit.bots import BOTS, TreeBot, make_bot
 from kingdomkit.bots.compiled import compiled as kernel_of
 from kingdomkit.bots.flat_mc import FlatMonteCarloBot
 from kingdomkit.bots.heuristics import heuristics
-from kingdomkit.bots.levels import LEVELS
+from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.outcome import Normaliser, relative, shares
 from kingdomkit.bots.rollout import Simulator, turn_sequences
 from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, OptionError
@@ -80,6 +80,45 @@ def test_settings_are_read() -> None:
     for level in LEVELS:
         assert level in BOTS
         make_bot(level)
+
+
+def test_a_level_plays_its_games_own_spec() -> None:
+    """A level is one bot whatever the game; Kingdoms (no draft) has its own easy, a greedy
+    bot that blunders, since the general one (greedy-placement) is greedy there."""
+    kingdoms, kingdomino = make_game("kingdoms", {"players": 2}), make_game("kingdomino")
+    assert level_spec("easy", kingdomino) == LEVELS["easy"] == "greedy-placement"
+    assert level_spec("easy", kingdoms) == "greedy:epsilon=0.5"
+    assert level_spec("medium", kingdoms) == LEVELS["medium"]
+    bot = make_bot("easy")
+    for game in (kingdoms, kingdomino):
+        state = state_after(game, 5, 3)
+        assert bot.act(game, state, random.Random(1)) in game.legal_actions(state)
+    assert sorted(bot.agents) == ["greedy-placement", "greedy:epsilon=0.5"]  # type: ignore[attr-defined]
+
+
+def test_greedy_with_epsilon_blunders_at_that_rate() -> None:
+    game = make_game("kingdoms", {"players": 2})
+    states = [state_after(game, seed, 6) for seed in range(40)]
+    greedy, sometimes, always = (
+        make_bot("greedy"),
+        make_bot("greedy:epsilon=0.5"),
+        make_bot("greedy:epsilon=1"),
+    )
+    differ = {
+        name: sum(
+            bot.act(game, state, random.Random(k)) != greedy.act(game, state, random.Random(k))
+            for k, state in enumerate(states)
+        )
+        for name, bot in (("sometimes", sometimes), ("always", always))
+    }
+    assert 0 < differ["sometimes"] < differ["always"]
+    for spec, message in (
+        ("greedy:epsilon=1.5", "between 0 and 1"),
+        ("greedy:epsilon=x", "is a number"),
+        ("greedy:depth=2", "no setting 'depth'"),
+    ):
+        with pytest.raises(OptionError, match=message):
+            make_bot(spec)
 
 
 def test_scorers() -> None:

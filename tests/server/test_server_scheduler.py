@@ -16,6 +16,7 @@ import pytest
 
 from kingdomkit.core.protocol import CHANCE
 from kingdomkit.core.registry import make_game
+from kingdomkit.games.kingdoms.heuristics import LEVELS as KINGDOMS_LEVELS
 from kingdomkit.server.bots import choose, in_one_process, review
 from kingdomkit.server.floodtest import FLOOD_BOT, FLOOD_RECORDS, FLOOD_TABLES, random_game
 from kingdomkit.server.scheduler import DroppedError, Scheduler
@@ -191,7 +192,10 @@ def test_a_move_no_longer_wanted_is_dropped_before_it_takes_a_worker(tmp_path: P
 
 
 def test_a_level_searches_in_its_worker_alone() -> None:
-    assert in_one_process("expert") == "mcts:time=2"  # the level says workers=2
-    assert in_one_process("easy") == "greedy-placement"
+    kingdomino, kingdoms = make_game("kingdomino"), make_game("kingdoms")
+    assert in_one_process("expert", kingdomino) == "mcts:time=2"  # the level says workers=2
+    assert in_one_process("easy", kingdomino) == "greedy-placement"
+    assert in_one_process("easy", kingdoms) == KINGDOMS_LEVELS["easy"]  # its own
+    assert in_one_process("mcts:time=1:workers=2", kingdoms) == "mcts:time=1"
     moves = opening(2, 3)
     assert choose("kingdomino", {"players": 2}, moves, "easy", "s") >= 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kingdomkit.bots.flat_mc import FlatMonteCarloBot, flat_mc_factory
-from kingdomkit.bots.greedy import GreedyBot, GreedyPlacementBot
-from kingdomkit.bots.levels import LEVELS
+from kingdomkit.bots.greedy import GreedyBot, GreedyPlacementBot, greedy_factory
+from kingdomkit.bots.levels import LEVELS, LevelBot
 from kingdomkit.bots.mcts import TreeBot, mcts_factory
 from kingdomkit.bots.random_bot import RandomBot
 from kingdomkit.bots.spec import BotFactory, BotSpec, Settings, parse_spec
@@ -20,7 +20,7 @@ from kingdomkit.core.driver import Agent
 from kingdomkit.core.protocol import OptionError
 
 
-def _plain(bot: type[RandomBot] | type[GreedyBot] | type[GreedyPlacementBot]) -> BotFactory:
+def _plain(bot: type[RandomBot] | type[GreedyPlacementBot]) -> BotFactory:
     def factory(settings: Mapping[str, str]) -> Agent:
         Settings(bot.name, settings).done()
         return bot()
@@ -30,7 +30,7 @@ def _plain(bot: type[RandomBot] | type[GreedyBot] | type[GreedyPlacementBot]) ->
 
 BOTS: dict[str, BotFactory] = {
     "random": _plain(RandomBot),
-    "greedy": _plain(GreedyBot),
+    "greedy": greedy_factory,
     "greedy-placement": _plain(GreedyPlacementBot),
     "flat-mc": flat_mc_factory,
     "uct": uct_factory,
@@ -39,15 +39,15 @@ BOTS: dict[str, BotFactory] = {
 }
 
 
-def _level(name: str, spec_text: str) -> BotFactory:
+def _level(name: str) -> BotFactory:
     def factory(settings: Mapping[str, str]) -> Agent:
         Settings(name, settings).done()
-        return make_bot(spec_text)
+        return LevelBot(name, make_bot)
 
     return factory
 
 
-BOTS.update({name: _level(name, spec_text) for name, spec_text in LEVELS.items()})
+BOTS.update({name: _level(name) for name in LEVELS})
 
 
 def make_bot(text: str) -> Agent:

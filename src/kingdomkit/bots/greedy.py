@@ -12,10 +12,12 @@ when there is a tie (playout kernels mirror this, see playouts.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from kingdomkit.bots.heuristics import Heuristics, heuristics
-from kingdomkit.core.protocol import Game
+from kingdomkit.bots.spec import Settings
+from kingdomkit.core.protocol import Game, OptionError
 
 
 def greedy_action(game: Game[Any], state: Any, rng: Any, whole_turn: bool = True) -> int:
@@ -49,12 +51,30 @@ def _turn_value(game: Game[Any], known: Heuristics, before: Any, after: Any, pla
 
 
 class GreedyBot:
-    """Full greedy: the best value at the end of its own turn."""
+    """Full greedy: the best value at the end of its own turn; with `epsilon` > 0, a random
+    legal action instead at that share of its decisions (one uniform per decision, then a
+    second for the random action), the blunders of a beginner's level."""
 
     name = "greedy"
 
+    def __init__(self, epsilon: float = 0.0) -> None:
+        if not 0.0 <= epsilon <= 1.0:
+            raise OptionError(f"greedy: epsilon is a probability between 0 and 1, not {epsilon}")
+        self.epsilon = epsilon
+
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        if self.epsilon and rng.random() < self.epsilon:
+            legal = game.legal_actions(state)
+            return legal[int(rng.random() * len(legal))]
         return greedy_action(game, state, rng)
+
+
+def greedy_factory(settings: Mapping[str, str]) -> GreedyBot:
+    """`greedy` or `greedy:epsilon=0.3`."""
+    read = Settings("greedy", settings)
+    epsilon = read.number("epsilon", None, low=-1.0)
+    read.done()
+    return GreedyBot(0.0 if epsilon is None else epsilon)
 
 
 class GreedyPlacementBot:

@@ -8,6 +8,7 @@ gives none is played with `Plain`: the score as the value, no playouts in Python
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from kingdomkit.bots.grading import Grading
@@ -52,6 +53,11 @@ class Heuristics(Protocol):
         compound turn); bots that look one turn ahead stop where this is False."""
         ...
 
+    def levels(self) -> Mapping[str, str]:
+        """This game's own specs for some levels (bots/levels.py), where the general ones
+        do not stand in order of strength here (as measured, docs/strength.md)."""
+        ...
+
 
 class Plain:
     """The heuristics of a game that declares none: the score is the value and the
@@ -79,6 +85,9 @@ class Plain:
     def turn_continues(self, before: Any, after: Any) -> bool:
         player = self.game.current_player(before)
         return player >= 0 and self.game.current_player(after) == player
+
+    def levels(self) -> Mapping[str, str]:
+        return {}
 
 
 def heuristics(game: Game[Any]) -> Heuristics:

@@ -19,8 +19,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
-from kingdomkit.bots.levels import LEVELS
+from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
+from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import make_game
 from kingdomkit.server.board import words
 
@@ -36,18 +37,18 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def in_one_process(bot: str) -> str:
-    """The spec of `bot` (a level or a spec) searching in its worker alone: `workers=N` (the
-    expert level's root parallelism) would start N - 1 more processes at every move, beyond
-    the workers the scheduler counts."""
-    spec = parse_spec(LEVELS.get(bot, bot))
+def in_one_process(bot: str, game: Game[Any]) -> str:
+    """The spec of `bot` (a level, as `game` plays it, or a spec) searching in its worker
+    alone: `workers=N` (the expert level's root parallelism) would start N - 1 more processes
+    at every move, beyond the workers the scheduler counts."""
+    spec = parse_spec(level_spec(bot, game) if bot in LEVELS else bot)
     return BotSpec(spec.name, tuple(s for s in spec.settings if s[0] != "workers")).text
 
 
 def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str) -> int:
     """The move of `bot` after `actions` (runs in a worker)."""
     game, state = _replayed(game_name, options, actions)
-    agent = make_bot(in_one_process(bot))
+    agent = make_bot(in_one_process(bot, game))
     try:
         return agent.act(game, state, random.Random(seed))
     finally:

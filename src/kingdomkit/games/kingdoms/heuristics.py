@@ -4,6 +4,8 @@ leaves, once the unseen tiles arrive. A turn is one action, so `Plain`'s end of 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.heuristics import Plain
 from kingdomkit.games.kingdoms import board as bd
@@ -21,6 +23,10 @@ GRADINGS = {
     3: Grading(ANALYST, 4.5, 9.0),
     4: Grading(ANALYST, 1.0, 2.0),
 }
+# The easy level here (bots/levels.py): Kingdoms has no draft, so the general `easy`
+# (greedy-placement) is the greedy bot itself; a greedy bot playing at random half the time
+# loses 88% of its games to it (docs/strength.md, "Levels").
+LEVELS = {"easy": "greedy:epsilon=0.5"}
 
 
 class KingdomsHeuristics(Plain):
@@ -38,6 +44,9 @@ class KingdomsHeuristics(Plain):
             if not state.scored >> line & 1:
                 value += bd.line_gold(state.board, spaces, self.players)[player]
         return float(value)
+
+    def levels(self) -> Mapping[str, str]:
+        return LEVELS
 
     def forecast(self, state: KingdomsState, player: int) -> float:
         """`evaluate` with each empty space of a line not yet scored worth the mean value of
