@@ -172,7 +172,7 @@ def grid_of(cell: int, cfg: Array) -> int:
     return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
 
 
-@jit
+@jit_inline
 def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     free = 0
     for i in range(1, cfg[SIDE] + 1):
@@ -186,7 +186,7 @@ def price(st: Array, r: int, space: int) -> int:
     return max(0, space - 1) if st[QUEEN] == r else space
 
 
-@jit
+@jit_inline
 def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     if not has_free_town(rows, r, cfg):
         return False
@@ -227,7 +227,7 @@ def nth_bit(bits: int, k: int) -> int:
     return trailing_zeros(bits)
 
 
-@jit
+@jit_inline
 def sample_chance(st: Array, cfg: Array, u: float) -> int:
     """`Queendomino.sample_chance` from the uniform u."""
     phase = st[PHASE]
@@ -253,7 +253,7 @@ def sample_chance(st: Array, cfg: Array, u: float) -> int:
     return nth_bit(bits, int(u * popcount(bits)))
 
 
-@jit
+@jit_inline
 def after_board(st: Array, cfg: Array) -> None:
     """The face-up top onto the cheapest empty space, then BOARD, DRAW or the last round
     (rules.py `_after_board`)."""
@@ -272,7 +272,7 @@ def after_board(st: Array, cfg: Array) -> None:
         st[TURN] = 0
 
 
-@jit
+@jit_inline
 def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
     phase = st[PHASE]
     if phase == BOARD:
@@ -311,7 +311,7 @@ def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------------
-@jit
+@jit_inline
 def end_turn(st: Array) -> None:
     if st[NLINE] > 0:
         st[PHASE] = CLAIM
@@ -320,7 +320,7 @@ def end_turn(st: Array) -> None:
     st[PHASE] = OVER if st[TURN] == st[NPLACING] else PLACE
 
 
-@jit
+@jit_inline
 def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     """The first step from `phase` on in which the player to act has a choice (`_step`)."""
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
@@ -341,7 +341,7 @@ def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     end_turn(st)
 
 
-@jit
+@jit_inline
 def claim(st: Array, cfg: Array, slot: int) -> None:
     """CLAIM (`_claim`): the king's domino; after the last king, the next round's set-up."""
     placers = st[NPLACING]
@@ -379,7 +379,7 @@ def claim(st: Array, cfg: Array, slot: int) -> None:
     after_board(st, cfg)
 
 
-@jit
+@jit_inline
 def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     """PLACE (`_place`): the domino placed or discarded, then the next step."""
     rows, grid, crowns, info = kingdoms
@@ -409,25 +409,32 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
 
 
 @jit
+def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -> int:
+    """The coins a knight on `square` (0 or 1) of realm r's last domino collects
+    (`Queendomino.tax`)."""
+    cfg, dominoes = tables
+    at = realm_at(r)
+    cell = st[at + LAST_CELL1 + square]
+    terrain = dominoes[st[at + LAST_DOMINO], 2 * square]
+    coins = territory_size(grid, r, grid_of(cell, cfg), terrain, cfg[GRID_WIDTH], mark)
+    coins += st[at + COIN_PER_KNIGHT] * (st[at + GUARD] + st[at + KNIGHTS_OUT])
+    coins += st[at + COIN_PER_TOWER] * st[at + TOWERS_BUILT]
+    return int(coins)
+
+
+@jit
 def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """TAX (`_tax`): a knight from the guard collects its territory's size and the ongoing
     bonuses of the realm's buildings; or pass."""
     rows, grid, _, _ = kingdoms
-    cfg, dominoes = tables
+    cfg = tables[0]
     if action == cfg[PASS_ACTION]:
         step(st, rows, cfg, BUILD)
         return
     square = action - cfg[KNIGHT_BASE]
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
     at = realm_at(r)
-    domino = st[at + LAST_DOMINO]
-    cell = st[at + LAST_CELL1 + square]
-    terrain = dominoes[domino, 2 * square]
-    g = grid_of(cell, cfg)
-    coins = territory_size(grid, r, g, terrain, cfg[GRID_WIDTH], mark)
-    coins += st[at + COIN_PER_KNIGHT] * (st[at + GUARD] + st[at + KNIGHTS_OUT])
-    coins += st[at + COIN_PER_TOWER] * st[at + TOWERS_BUILT]
-    st[at + COINS] += coins
+    st[at + COINS] += tax(st, grid, tables, r, square, mark)
     st[at + GUARD] -= 1
     st[at + KNIGHTS_OUT] += 1
     st[KNIGHTED] |= 1 << square
@@ -486,7 +493,7 @@ def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     step(st, rows, cfg, DRAGON)
 
 
-@jit
+@jit_inline
 def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """`Queendomino.apply`, decisions and chance outcomes, in place."""
     cfg = tables[0]
@@ -516,7 +523,7 @@ def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> No
         apply_chance(st, cfg, action)
 
 
-@jit
+@jit_inline
 def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Array) -> int:
     """`Queendomino.legal_actions` into `out`, sorted; returns how many (0 at chance)."""
     rows, _, _, info = kingdoms
@@ -576,40 +583,49 @@ def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Arra
 
 # -- the score pad and the greedy value ---------------------------------------------------------
 @jit
-def pad(st: Array, kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array) -> Any:
-    """(points but wealth, largest territory) of realm r's score pad (`scoring.breakdown`);
-    leaves its kingdom labelled (territory labels, for best gains)."""
+def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, out: Array) -> None:
+    """What realm r's score pad takes from its kingdom alone (`scoring.breakdown`), into
+    `out`: territory points, the largest territory, then the territories of each grid
+    terrain. Leaves the kingdom labelled (territory labels, for best gains)."""
     _, grid, crowns, info = kingdoms
     points, largest, _ = kk.label(grid, crowns, info, r, cfg, labels, terr)
+    out[0] = points
+    out[1] = largest
+    out[2 : 2 + LAYERS - 1] = 0
+    # Territories are labelled in scan order, so each label is first met on the square its
+    # flood started from: count them there, by terrain.
+    reach = cfg[kk.REACH]
+    gw = cfg[GRID_WIDTH]
+    next_label = 0
+    for row in range(info[r, kk.MIN_Y] + reach + 1, info[r, kk.MAX_Y] + reach + 2):
+        for column in range(info[r, kk.MIN_X] + reach + 1, info[r, kk.MAX_X] + reach + 2):
+            g = row * gw + column
+            if labels[g] == next_label and grid[r, g] >= 0 and grid[r, g] != kk.CASTLE:
+                out[2 + grid[r, g]] += 1
+                next_label += 1
+
+
+@jit_inline
+def pad_points(st: Array, r: int, kingdom: Array) -> int:
+    """Realm r's score pad without its wealth, from `kingdom_pad`'s figures: territories,
+    the Queen's crown on the largest territory, the buildings."""
     at = realm_at(r)
+    points = kingdom[0]
     if st[QUEEN] == r:
-        points += largest  # the Queen's crown on the largest territory
+        points += kingdom[1]
     towers = st[at + TOWERS_BUILT]
     knights = st[at + GUARD] + st[at + KNIGHTS_OUT]
     points += st[at + FIXED] + st[at + PER_TOWER] * towers + st[at + PER_KNIGHT] * knights
-    separate = False
     for t in range(LAYERS - 1):
-        if st[at + SEPARATE + t]:
-            separate = True
-    if separate:
-        # Territories are labelled in scan order, so each label is first met on the square
-        # its flood started from: count them there, by terrain.
-        reach = cfg[kk.REACH]
-        gw = cfg[GRID_WIDTH]
-        next_label = 0
-        for row in range(info[r, kk.MIN_Y] + reach + 1, info[r, kk.MAX_Y] + reach + 2):
-            for column in range(info[r, kk.MIN_X] + reach + 1, info[r, kk.MAX_X] + reach + 2):
-                g = row * gw + column
-                if labels[g] == next_label and grid[r, g] >= 0 and grid[r, g] != kk.CASTLE:
-                    points += st[at + SEPARATE + grid[r, g]]
-                    next_label += 1
-    return points, largest
+        points += st[at + SEPARATE + t] * kingdom[2 + t]
+    return int(points)
 
 
 @jit
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
-    (-1: not yet; the greedy search clears it whenever the kingdom changes)."""
+    (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
+    kingdom's part of the pad, kept after the gains)."""
     memo = work[5]
     if memo[domino] < 0:
         rows, grid, _, info = kingdoms
@@ -627,8 +643,12 @@ def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> f
     added in the same order."""
     cfg = tables[0]
     r = cfg[REALM_OF + player]
-    points, _ = pad(st, kingdoms, cfg, r, work[3], work[4])
-    value = points + st[realm_at(r) + COINS] / 3
+    memo = work[5]
+    kingdom = memo[MAX_DOMINOES + 1 :]
+    if memo[MAX_DOMINOES] < 0:
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], kingdom)
+        memo[MAX_DOMINOES] = 1
+    value = pad_points(st, r, kingdom) + st[realm_at(r) + COINS] / 3
     for i in range(st[NLINE]):
         owner = st[CLAIMS + i]
         if owner >= 0 and cfg[REALM_OF + owner] == r:
@@ -644,40 +664,54 @@ def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> f
     return float(value)
 
 
-@jit
-def tax_leaves(st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any) -> float:
-    """The best `evaluate` after one more TAX step from `st`, which has one knight down (a
-    second knight fills both squares: the turn's look-ahead ends there)."""
-    legal = work[1][depth]
-    n = legal_actions(st, kingdoms, tables, work[0], legal)
-    copy = work[8][depth]
-    best = NO_VALUE
-    for i in range(n):
-        copy[:] = st
-        tax_action(copy, kingdoms, tables, legal[i], work[7])
-        best = max(best, evaluate(copy, kingdoms, tables, p, work))
-    return best
+@jit_inline
+def save_turn(st: Array, r: int, saved: Array) -> None:
+    """What a placement or a knight changes in `st` (the phase, the turn, the squares
+    knighted, realm r's fields), kept to be put back by `restore_turn`."""
+    saved[0] = st[PHASE]
+    saved[1] = st[TURN]
+    saved[2] = st[KNIGHTED]
+    at = realm_at(r)
+    saved[3 : 3 + REALM_SIZE] = st[at : at + REALM_SIZE]
+
+
+@jit_inline
+def restore_turn(st: Array, r: int, saved: Array) -> None:
+    st[PHASE] = saved[0]
+    st[TURN] = saved[1]
+    st[KNIGHTED] = saved[2]
+    at = realm_at(r)
+    st[at : at + REALM_SIZE] = saved[3 : 3 + REALM_SIZE]
 
 
 @jit
-def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any) -> float:
-    """The best `evaluate` through TAX from `st` (no knight down yet). A knight changes no
-    square, so the gains' memo stays."""
-    if st[KNIGHTED] != 0:
-        return tax_leaves(st, kingdoms, tables, p, depth, work)
-    legal = work[1][depth]
-    n = legal_actions(st, kingdoms, tables, work[0], legal)
-    copy = work[8][depth]
-    best = NO_VALUE
-    for i in range(n):
-        copy[:] = st
-        tax_action(copy, kingdoms, tables, legal[i], work[7])
-        if copy[PHASE] == TAX:
-            value = tax_leaves(copy, kingdoms, tables, p, depth + 1, work)
-        else:
-            value = evaluate(copy, kingdoms, tables, p, work)
-        best = max(best, value)
-    return best
+def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float:
+    """The best `evaluate` through TAX from `st` (at TAX), without playing it out: every
+    end of the turn's knights differs only in the coins (a knight keeps the knights owned,
+    changes no square, and the pending dominoes are those after this turn whatever step
+    comes next), and `evaluate` grows with the coins, so the best is the one with the most:
+    a knight on each free square the guard can fill, the richest first."""
+    r = tables[0][REALM_OF + p]
+    at = realm_at(r)
+    grid = kingdoms[1]
+    mark = work[7]
+    first = -1
+    second = -1
+    for square in range(2):
+        if not st[KNIGHTED] >> square & 1:
+            coins = tax(st, grid, tables, r, square, mark)
+            if first < 0:
+                first = coins
+            else:
+                second = coins
+    gained = max(first, second)
+    if st[at + GUARD] >= 2 and second >= 0:
+        gained = first + second
+    saved = st[at + COINS]
+    st[at + COINS] = saved + gained
+    value = evaluate(st, kingdoms, tables, p, work)
+    st[at + COINS] = saved
+    return value
 
 
 @jit
@@ -690,12 +724,15 @@ def value_after(
     phase = st[PHASE]
     going_on = before in (PLACE, TAX, BUILD)
     if phase == TAX and going_on:
-        return tax_value(st, kingdoms, tables, p, depth, work)
+        return tax_value(st, kingdoms, tables, p, work)
     if phase == SITE and going_on:
         cfg = tables[0]
         legal = work[1][depth]
         n = legal_actions(st, kingdoms, tables, work[0], legal)
         copy = work[8][depth]
+        if cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] == 0:
+            # Without crowns a building's square changes nothing `evaluate` reads.
+            n = 1
         best = NO_VALUE
         for i in range(n):
             copy[:] = st
@@ -734,6 +771,9 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     n = legal_actions(st, kingdoms, tables, work[0], legal)
     if n == 1:
         return int(legal[0])
+    if st[PHASE] == DRAGON:
+        # Burning costs a coin and changes nothing else `evaluate` reads: passing is best.
+        return int(cfg[PASS_ACTION])
     ties = work[9]
     box = work[10]
     copy = work[8][0]
@@ -743,21 +783,30 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     work[5][:] = -1
     best = NO_VALUE
     tied = 0
+    if phase in (PLACE, TAX):
+        save_turn(st, r, copy)
     for i in range(n):
         action = legal[i]
-        copy[:] = st
         if phase == PLACE:
+            # Placed and taken back (the kingdom and `st`), not copied.
             code = action - PLACE_BASE
             domino = st[PLACING + st[TURN]]
             for k in range(4):
                 box[k] = info[r, k]
-            place_action(copy, kingdoms, tables, action)
+            place_action(st, kingdoms, tables, action)
             work[5][:] = -1
-            value = value_after(PLACE, copy, kingdoms, tables, p, 1, work)
+            value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
             kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+            restore_turn(st, r, copy)
+        elif phase == TAX:
+            tax_action(st, kingdoms, tables, action, work[7])
+            value = value_after(TAX, st, kingdoms, tables, p, 1, work)
+            restore_turn(st, r, copy)
         elif phase == SITE:
+            copy[:] = st
             value = site_value(copy, kingdoms, tables, p, action - cfg[SITE_BASE], work)
         else:
+            copy[:] = st
             apply(copy, kingdoms, tables, action, work[7])
             value = value_after(phase, copy, kingdoms, tables, p, 1, work)
         if value > best:
@@ -771,7 +820,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     return int(ties[0])
 
 
-@jit
+@jit_inline
 def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
     u = uniform(rng)
@@ -790,12 +839,13 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.zeros(4 * cfg[CELLS], np.int64),  # 2 codes (best gains)
         np.zeros(squares, np.int64),  # 3 labels
         np.zeros((3, squares), np.int64),  # 4 territories
-        np.full(MAX_DOMINOES, -1, np.int64),  # 5 the gains' memo
+        np.full(MAX_DOMINOES + 2 + LAYERS, -1, np.int64),  # 5 the gains' and pad's memo
         np.zeros(8, np.int64),  # 6 seen
         np.full(2 * squares, -1, np.int64),  # 7 marks and stack of a flood
         np.zeros((DEPTH + 1, STATE_SIZE), np.int64),  # 8 state copies by depth
         np.zeros(actions, np.int64),  # 9 ties
         np.zeros(4, np.int64),  # 10 a bounding box
+        np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
     )
 
 
@@ -839,12 +889,13 @@ def final_results(
     """`Queendomino.scores` and `returns`: the realms' totals; the best total wins, then the
     largest territory, else the victory is shared (by every player of the realms)."""
     realms = cfg[REALMS]
-    totals = np.zeros(MAX_REALMS, np.int64)
-    largest = np.zeros(MAX_REALMS, np.int64)
+    totals = work[11][0]
+    largest = work[11][1]
+    kingdom = work[11][2]
     for r in range(realms):
-        points, biggest = pad(st, kingdoms, cfg, r, work[3], work[4])
-        totals[r] = st[realm_at(r) + COINS] // 3 + points
-        largest[r] = biggest
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], kingdom)
+        totals[r] = st[realm_at(r) + COINS] // 3 + pad_points(st, r, kingdom)
+        largest[r] = kingdom[1]
     best = totals[0]
     for r in range(realms):
         best = max(best, totals[r])
