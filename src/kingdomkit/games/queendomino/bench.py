@@ -1,8 +1,13 @@
-"""Queendomino's benchmarks: whole Royal Wedding games, and the score pad on real realms.
+"""Queendomino's benchmarks: whole Royal Wedding games, the score pad on real realms, and the
+compiled kernel's games and playouts.
 
 The protocol figure (4-player random games, every chance node and micro-action included) has
-a target of a third of Kingdomino's measured rate (docs/benchmarks.md). This module is
-Queendomino's `benchmarks` capability (kingdomkit.cli.bench.Benchmarks, declared in shape.py).
+a target of a third of Kingdomino's measured rate (docs/benchmarks.md). When the compiled fast
+path is there (the game's compiled playouts, `kingdomkit.bots.compiled`), whole random games
+and the playouts of each policy are timed through it, from the same first decision as
+`kingdomkit bench`'s Python playouts (chance from `chance_rng(0)`), so that the two figures of
+a run compare like for like. This module is Queendomino's `benchmarks` capability
+(kingdomkit.cli.bench.Benchmarks, declared in shape.py).
 """
 
 from __future__ import annotations
@@ -11,15 +16,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kingdomkit.bots.compiled import compiled
+from kingdomkit.bots.playouts import POLICIES
 from kingdomkit.core.benchmark import Benchmark
-from kingdomkit.core.driver import random_playout
+from kingdomkit.core.driver import chance_rng, random_playout
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.queendomino import scoring
-from kingdomkit.games.queendomino.rules import Queendomino
+from kingdomkit.games.queendomino.rules import Queendomino, QueendominoState
 
 PROTOCOL_OPTIONS: Mapping[str, Any] = {"players": 4}
 # A third of Kingdomino's 1,691 random 4-player games per second.
 PROTOCOL_TARGET: float | None = 564.0
+# Issue 27's targets for the kernel: 20 times the Python random games and 30 times the
+# Python greedy playouts of docs/benchmarks.md (814 games, 29.8 playouts a second).
+COMPILED_GAMES_TARGET = 16_280.0
+COMPILED_GREEDY_TARGET = 894.0
 
 
 def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
@@ -45,9 +56,54 @@ def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
             random_playout(wedding, rng)
         return wedding_games
 
-    return [
+    benchmarks = [
         Benchmark("queendomino full score pads", "pads", score_pads, None),
         Benchmark(
             "queendomino Royal Wedding random 8-player games", "games", wedding_playouts, None
         ),
+    ]
+    accelerator = compiled(game)
+    if accelerator is not None:
+        benchmarks += compiled_kernels(game, accelerator, passes)
+    return benchmarks
+
+
+def first_decision(game: Queendomino) -> QueendominoState:
+    """The state of the first decision, chance drawn as `kingdomkit bench` draws it."""
+    rng = chance_rng(0)
+    state = game.initial_state()
+    while game.current_player(state) < 0:
+        state = game.apply(state, game.sample_chance(state, rng))
+    return state
+
+
+def compiled_kernels(game: Queendomino, accelerator: Any, passes: int) -> list[Benchmark]:
+    """Whole random games and each policy's playouts, each timed run one kernel call sized
+    to last a tenth of a second or more at full size."""
+    start = first_decision(game)
+    player = game.current_player(start)
+    games = 300 * passes
+
+    def random_games() -> int:
+        accelerator.random_games(games, 1)
+        return games
+
+    def policy_playouts(policy: str, count: int) -> Benchmark:
+        def work() -> int:
+            accelerator.playouts(start, policy, player, 0.25, count, 1)
+            return count
+
+        name = f"queendomino compiled {policy} playouts (first 4-player decision)"
+        target = COMPILED_GREEDY_TARGET if policy == "greedy" else None
+        return Benchmark(name, "playouts", work, target)
+
+    counts = {"random": games, "player-greedy": 30 * passes}
+    return [
+        Benchmark(
+            "queendomino compiled random 4-player games",
+            "games",
+            random_games,
+            COMPILED_GAMES_TARGET,
+        ),
+        *(policy_playouts(policy, counts.get(policy, 15 * passes)) for policy in POLICIES),
     ]

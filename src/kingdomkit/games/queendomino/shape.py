@@ -10,6 +10,7 @@ from kingdomkit.games.queendomino.options import FLAGS, TITLE, VARIANTS
 from kingdomkit.games.queendomino.rules import Queendomino
 
 if TYPE_CHECKING:
+    from kingdomkit.bots.compiled import CompiledPlayouts
     from kingdomkit.bots.heuristics import Heuristics
     from kingdomkit.cli.bench import Benchmarks
     from kingdomkit.cli.report import ScoreReport
@@ -62,6 +63,19 @@ def heuristics(game: Queendomino) -> Heuristics:
     return QueendominoHeuristics(game)
 
 
+def compiled_playouts(game: Queendomino) -> CompiledPlayouts | None:
+    """The compiled kernel (accelerator.py); None without numba and numpy (the fast extra), or
+    with a building table larger than the kernel holds. Every option set is supported."""
+    try:
+        from kingdomkit.games.queendomino.accelerator import QueendominoAccelerator
+        from kingdomkit.games.queendomino.kernel import MAX_TILES
+    except ImportError:
+        return None
+    if len(game.table) > MAX_TILES:
+        return None
+    return QueendominoAccelerator(game)
+
+
 SHAPE = GameShape(
     name="queendomino",
     summary="Queendomino, 2-4 players; the Royal Wedding, 3-8 players or teams",
@@ -78,5 +92,6 @@ SHAPE = GameShape(
         observation=observation,
         terminal=terminal,
         heuristics=heuristics,
+        playouts=compiled_playouts,
     ),
 )

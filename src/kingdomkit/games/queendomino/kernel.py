@@ -1,0 +1,993 @@
+"""Compiled Queendomino (numba): legal actions, apply (chance included), the score pad, the
+end, and the bots' four playout policies, move for move and draw for draw as the pure-Python
+engine (rules.py) and `kingdomkit.bots.playouts` play them. Imported only by accelerator.py,
+only when numba is asked for.
+
+The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its placements,
+placing, territory labels and best gains are reused as they are), one per realm, with three
+more row layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
+Kingdomino's grid keeps 6 for the castle; the castle is in the town layer, as in every
+terrain's, to connect), and the building sites (the castle is in that layer too, so that it
+is never a free town square):
+
+    rows[r, 0..5]  terrains   rows[r, 6] occupied   rows[r, 7] towns   rows[r, 8] sites
+    grid[r, g], crowns[r, g], info[r]   as Kingdomino's (a building's crowns on its square)
+
+`cfg` starts as Kingdomino's config (so that its functions read it; no Middle Kingdom, no
+Harmony), then the set-up, the action layout, the realm of each player and the building
+table (passed in, so that numba's disk cache never keeps old data). One game's scalars are
+one int64 array `st` (unused slots -1):
+
+    PHASE LINES DECK (2 words: box 0, box 1)  NLINE LINE(8) CLAIMS(8)
+    NPLACING PLACING(8) PLACERS(8) TURN NORDER ORDER(8) BOARD(6) PILE DRAGON_READY QUEEN
+    KNIGHTED CHOSEN TOP, then per realm: COINS GUARD KNIGHTS_OUT TOWERS, the building
+    effects summed (tax coins per knight and per tower; fixed points, points per knight,
+    per tower, per separate territory of each grid terrain), the last domino placed and its
+    two cells (TAX reads them), and the buildings built.
+
+A realm's knights are counted, not placed, and its buildings summed: the rules only count
+them (the positions are for people, kept by the Python engine).
+
+Draws follow bots/playouts.py: one SplitMix64 stream (`uniform`); DRAW the int(u * n)-th
+lowest domino of the box whose turn it is, BOARD the int(u * n)-th lowest tile of the pile,
+ORDER the int(u * n)-th player still to draw (2 players: of the two); random
+legal[int(u * n)]; greedy one uniform only for 2+ tied best actions; epsilon-greedy
+u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristics.evaluate`
+(its float sum, in its order) through the rest of the turn as `turn_continues` says: a
+placement with its knights, a building with its square.
+
+Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
+Wedding and teams included). The rules version is checked at import: a rules change the
+kernel does not follow stops it loading. numba's disk cache checks only this file: after
+changing Kingdomino's kernel, delete the numba files (*.nbi, *.nbc) of this package's
+`__pycache__`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kingdomkit.games.kingdomino import kernel as kk
+from kingdomkit.games.kingdomino.kernel import (
+    CELLS,
+    DISCARDS,
+    GRID_WIDTH,
+    KINGS,
+    LINE_COUNT,
+    LINE_SIZE,
+    PLAYERS,
+    SIDE,
+    WIDTH,
+    Array,
+    jit,
+    jit_inline,
+    popcount,
+    trailing_zeros,
+    uniform,
+)
+from kingdomkit.games.queendomino.rules import Queendomino
+from kingdomkit.games.queendomino.state import (
+    BOARD,
+    BOTH_SQUARES,
+    BUILD,
+    CLAIM,
+    DRAGON,
+    DRAW,
+    EMPTY,
+    KNIGHTS,
+    MAX_LINE,
+    ORDER,
+    OVER,
+    PLACE,
+    PLACE_BASE,
+    SITE,
+    SPACES,
+    TAX,
+    TOWERS,
+    UNCLAIMED,
+)
+
+RULES_VERSION = 2  # the version of Queendomino's rules this kernel mirrors
+if Queendomino.version != RULES_VERSION:
+    raise ImportError(
+        f"the compiled Queendomino kernel mirrors rules version {RULES_VERSION}, not"
+        f" {Queendomino.version}: update queendomino/kernel.py"
+    )
+
+MAX_REALMS = 8
+BOX = 48  # dominoes in a box (dominoes.py): ids box * BOX + i
+MAX_DOMINOES = 2 * BOX
+MAX_TILES = 62  # building tiles the kernel's pile (one int64) can hold
+TOWN = 7  # the town terrain in the kernel's rows and grid
+SITES = 8  # the row layer of building sites
+LAYERS = 9
+NONE = -1  # an unused slot
+
+# st: one game.
+PHASE, LINES, DECK = 0, 1, 2
+NLINE = DECK + 2
+LINE = NLINE + 1
+CLAIMS = LINE + MAX_LINE
+NPLACING = CLAIMS + MAX_LINE
+PLACING = NPLACING + 1
+PLACERS = PLACING + MAX_LINE
+TURN = PLACERS + MAX_LINE
+NORDER = TURN + 1
+ORDER_AT = NORDER + 1
+BOARD_AT = ORDER_AT + MAX_LINE
+PILE = BOARD_AT + SPACES
+DRAGON_READY, QUEEN, KNIGHTED, CHOSEN, TOP = PILE + 1, PILE + 2, PILE + 3, PILE + 4, PILE + 5
+REALM = TOP + 1
+# Fields of a realm, from REALM + REALM_SIZE * r.
+COINS, GUARD, KNIGHTS_OUT, TOWERS_BUILT = 0, 1, 2, 3
+COIN_PER_KNIGHT, COIN_PER_TOWER, FIXED, PER_KNIGHT, PER_TOWER = 4, 5, 6, 7, 8
+SEPARATE = 9  # + grid terrain (0 .. 7): points per separate territory of it
+LAST_DOMINO = SEPARATE + LAYERS - 1
+LAST_CELL1, LAST_CELL2, BUILT = LAST_DOMINO + 1, LAST_DOMINO + 2, LAST_DOMINO + 3
+REALM_SIZE = BUILT + 1
+STATE_SIZE = REALM + MAX_REALMS * REALM_SIZE
+
+# cfg: Kingdomino's config (kingdomino/kernel.py: PLAYERS .. EMPTY_VALUE), then:
+REALMS = kk.CONFIG_SIZE
+BOXES, DISCARD_ACTION, KNIGHT_BASE = REALMS + 1, REALMS + 2, REALMS + 3
+BUILD_BASE, SITE_BASE, BURN_BASE, PASS_ACTION = REALMS + 4, REALMS + 5, REALMS + 6, REALMS + 7
+NUM_ACTIONS = REALMS + 8
+REALM_OF = NUM_ACTIONS + 1  # + player
+BUILDING = REALM_OF + MAX_REALMS  # + BUILDING_SIZE * tile: its fields
+B_CROWNS, B_KNIGHTS, B_TOWERS, B_ONGOING, B_ENDGAME, B_POINTS, B_TERRAIN = 0, 1, 2, 3, 4, 5, 6
+BUILDING_SIZE = 7
+CONFIG_SIZE = BUILDING + BUILDING_SIZE * MAX_TILES
+# Effects by code (buildings.py's ONGOING and ENDGAME, in their order).
+ONGOING_PER_KNIGHT, ONGOING_PER_TOWER = 1, 2
+END_FIXED, END_PER_KNIGHT, END_PER_TOWER, END_SEPARATE = 1, 2, 3, 4
+
+# The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
+RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
+NO_VALUE = -1.0e300
+DEPTH = 3  # the longest look-ahead of a turn: a placement, then two knights
+
+
+# -- reading the state ---------------------------------------------------------------------
+@jit_inline
+def realm_at(r: int) -> int:
+    return REALM + REALM_SIZE * r
+
+
+@jit_inline
+def current_player(st: Array) -> int:
+    """The player to act (only at decisions)."""
+    phase = st[PHASE]
+    if phase == CLAIM and st[NPLACING] == 0:
+        return int(st[ORDER_AT + st[TURN]])
+    return int(st[PLACERS + st[TURN]])
+
+
+@jit_inline
+def grid_of(cell: int, cfg: Array) -> int:
+    """The grid index of a geometry cell."""
+    width = cfg[WIDTH]
+    row = cell // width
+    return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
+
+
+@jit_inline
+def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
+    free = 0
+    for i in range(1, cfg[SIDE] + 1):
+        free |= rows[r, TOWN, i] & ~rows[r, SITES, i]
+    return free != 0
+
+
+@jit_inline
+def price(st: Array, r: int, space: int) -> int:
+    """The Queen takes 1 off for her host (rules.py `price`)."""
+    return max(0, space - 1) if st[QUEEN] == r else space
+
+
+@jit_inline
+def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
+    if not has_free_town(rows, r, cfg):
+        return False
+    coins = st[realm_at(r) + COINS]
+    for space in range(SPACES):
+        if st[BOARD_AT + space] != EMPTY and price(st, r, space) <= coins:
+            return True
+    return False
+
+
+@jit
+def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Array) -> int:
+    """The size of the territory of `terrain` holding grid square g (`scoring.territory_size`);
+    `mark` is scratch: one grid of marks (all -1 between calls), then the queue."""
+    squares = grid.shape[1]
+    mark[g] = 1
+    mark[squares] = g
+    tail = 1
+    head = 0
+    while head < tail:
+        h = mark[squares + head]
+        head += 1
+        for n in (h + 1, h - 1, h + gw, h - gw):
+            if grid[r, n] == terrain and mark[n] < 0:
+                mark[n] = 1
+                mark[squares + tail] = n
+                tail += 1
+    for i in range(tail):
+        mark[mark[squares + i]] = -1
+    return tail
+
+
+# -- chance ------------------------------------------------------------------------------
+@jit_inline
+def nth_bit(bits: int, k: int) -> int:
+    for _ in range(k):
+        bits &= bits - 1
+    return trailing_zeros(bits)
+
+
+@jit_inline
+def sample_chance(st: Array, cfg: Array, u: float) -> int:
+    """`Queendomino.sample_chance` from the uniform u."""
+    phase = st[PHASE]
+    if phase == ORDER:
+        if cfg[PLAYERS] == 2:
+            return int(u * 2)
+        k = int(u * (cfg[PLAYERS] - st[NORDER]))
+        for player in range(cfg[PLAYERS]):
+            drawn = False
+            for i in range(st[NORDER]):
+                if st[ORDER_AT + i] == player:
+                    drawn = True
+            if not drawn:
+                if k == 0:
+                    return player
+                k -= 1
+        return -1
+    if phase == DRAW:
+        box = st[LINES] % cfg[BOXES]
+        bits = st[DECK + box]
+        return int(box * BOX + nth_bit(bits, int(u * popcount(bits))))
+    bits = st[PILE]
+    return nth_bit(bits, int(u * popcount(bits)))
+
+
+@jit_inline
+def after_board(st: Array, cfg: Array) -> None:
+    """The face-up top onto the cheapest empty space, then BOARD, DRAW or the last round
+    (rules.py `_after_board`)."""
+    if st[TOP] != EMPTY:
+        for space in range(SPACES):
+            if st[BOARD_AT + space] == EMPTY:
+                st[BOARD_AT + space] = st[TOP]
+                st[TOP] = EMPTY
+                break
+    if st[TOP] == EMPTY and st[PILE] != 0:
+        st[PHASE] = BOARD
+    elif st[LINES] < cfg[LINE_COUNT]:
+        st[PHASE] = DRAW
+    else:
+        st[PHASE] = PLACE
+        st[TURN] = 0
+
+
+@jit_inline
+def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
+    phase = st[PHASE]
+    if phase == BOARD:
+        st[TOP] = outcome
+        st[PILE] &= ~(1 << outcome)
+        after_board(st, cfg)
+    elif phase == DRAW:
+        box = outcome // BOX
+        st[DECK + box] &= ~(1 << (outcome - box * BOX))
+        slot = st[NLINE]
+        while slot > 0 and st[LINE + slot - 1] > outcome:
+            st[LINE + slot] = st[LINE + slot - 1]
+            slot -= 1
+        st[LINE + slot] = outcome
+        st[NLINE] += 1
+        if st[NLINE] == cfg[LINE_SIZE]:
+            st[LINES] += 1
+            st[PHASE] = ORDER if st[LINES] == 1 else PLACE
+            for i in range(st[NLINE]):
+                st[CLAIMS + i] = UNCLAIMED
+            st[TURN] = 0
+    else:  # ORDER
+        if cfg[PLAYERS] == 2:
+            # Rulebook, 2 players: first, second, second, first.
+            st[ORDER_AT] = outcome
+            st[ORDER_AT + 1] = 1 - outcome
+            st[ORDER_AT + 2] = 1 - outcome
+            st[ORDER_AT + 3] = outcome
+            st[NORDER] = 4
+            st[PHASE] = CLAIM
+            st[TURN] = 0
+        else:
+            st[ORDER_AT + st[NORDER]] = outcome
+            st[NORDER] += 1
+            st[PHASE] = CLAIM if st[NORDER] == cfg[KINGS] else ORDER
+
+
+# -- a turn ---------------------------------------------------------------------------------
+@jit_inline
+def end_turn(st: Array) -> None:
+    if st[NLINE] > 0:
+        st[PHASE] = CLAIM
+        return
+    st[TURN] += 1
+    st[PHASE] = OVER if st[TURN] == st[NPLACING] else PLACE
+
+
+@jit_inline
+def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
+    """The first step from `phase` on in which the player to act has a choice (`_step`)."""
+    r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+    at = realm_at(r)
+    if phase == TAX:
+        if st[at + GUARD] > 0 and st[KNIGHTED] != BOTH_SQUARES:
+            st[PHASE] = TAX
+            return
+        phase = BUILD
+    if phase == BUILD and can_build(st, rows, r, cfg):
+        st[PHASE] = BUILD
+        return
+    if st[DRAGON_READY] and st[QUEEN] != r and st[at + COINS] >= 1:
+        for space in range(SPACES):
+            if st[BOARD_AT + space] != EMPTY:
+                st[PHASE] = DRAGON
+                return
+    end_turn(st)
+
+
+@jit_inline
+def claim(st: Array, cfg: Array, slot: int) -> None:
+    """CLAIM (`_claim`): the king's domino; after the last king, the next round's set-up."""
+    placers = st[NPLACING]
+    st[CLAIMS + slot] = current_player(st)
+    turn = st[TURN] + 1
+    if turn < (placers if placers > 0 else st[NORDER]):
+        st[PHASE] = PLACE if placers > 0 else CLAIM
+        st[TURN] = turn
+        return
+    # Every king has claimed: the unclaimed dominoes are discarded.
+    count = 0
+    for i in range(st[NLINE]):
+        owner = st[CLAIMS + i]
+        if owner != UNCLAIMED:
+            st[PLACING + count] = st[LINE + i]
+            st[PLACERS + count] = owner
+            count += 1
+    for i in range(count, MAX_LINE):
+        st[PLACING + i] = NONE
+        st[PLACERS + i] = NONE
+    for i in range(MAX_LINE):
+        st[LINE + i] = NONE
+        st[CLAIMS + i] = NONE
+    st[NPLACING] = count
+    st[NLINE] = 0
+    st[TURN] = 0
+    kept = 0
+    for space in range(SPACES):
+        if st[BOARD_AT + space] != EMPTY:
+            st[BOARD_AT + kept] = st[BOARD_AT + space]
+            kept += 1
+    for space in range(kept, SPACES):
+        st[BOARD_AT + space] = EMPTY
+    st[DRAGON_READY] = 1
+    after_board(st, cfg)
+
+
+@jit_inline
+def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
+    """PLACE (`_place`): the domino placed or discarded, then the next step."""
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes = tables
+    turn = st[TURN]
+    r = cfg[REALM_OF + st[PLACERS + turn]]
+    domino = st[PLACING + turn]
+    if action == cfg[DISCARD_ACTION]:
+        info[r, DISCARDS] += 1
+        st[KNIGHTED] = BOTH_SQUARES
+    else:
+        code = action - PLACE_BASE
+        kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
+        cells = cfg[CELLS]
+        direction = code // cells
+        cell1 = code - direction * cells
+        width = cfg[WIDTH]
+        delta = (
+            1 if direction == 0 else width if direction == 1 else -1 if direction == 2 else -width
+        )
+        at = realm_at(r)
+        st[at + LAST_DOMINO] = domino
+        st[at + LAST_CELL1] = cell1
+        st[at + LAST_CELL2] = cell1 + delta
+        st[KNIGHTED] = 0
+    step(st, rows, cfg, TAX)
+
+
+@jit
+def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -> int:
+    """The coins a knight on `square` (0 or 1) of realm r's last domino collects
+    (`Queendomino.tax`)."""
+    cfg, dominoes = tables
+    at = realm_at(r)
+    cell = st[at + LAST_CELL1 + square]
+    terrain = dominoes[st[at + LAST_DOMINO], 2 * square]
+    coins = territory_size(grid, r, grid_of(cell, cfg), terrain, cfg[GRID_WIDTH], mark)
+    coins += st[at + COIN_PER_KNIGHT] * (st[at + GUARD] + st[at + KNIGHTS_OUT])
+    coins += st[at + COIN_PER_TOWER] * st[at + TOWERS_BUILT]
+    return int(coins)
+
+
+@jit
+def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
+    """TAX (`_tax`): a knight from the guard collects its territory's size and the ongoing
+    bonuses of the realm's buildings; or pass."""
+    rows, grid, _, _ = kingdoms
+    cfg = tables[0]
+    if action == cfg[PASS_ACTION]:
+        step(st, rows, cfg, BUILD)
+        return
+    square = action - cfg[KNIGHT_BASE]
+    r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+    at = realm_at(r)
+    st[at + COINS] += tax(st, grid, tables, r, square, mark)
+    st[at + GUARD] -= 1
+    st[at + KNIGHTS_OUT] += 1
+    st[KNIGHTED] |= 1 << square
+    step(st, rows, cfg, TAX)
+
+
+@jit
+def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
+    """SITE (`_site`): the chosen building on a free town square, with its effects."""
+    rows, _, crowns, _ = kingdoms
+    r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+    at = realm_at(r)
+    space = st[CHOSEN]
+    b = BUILDING + BUILDING_SIZE * st[BOARD_AT + space]
+    owned = 0
+    towers = 0
+    for q in range(cfg[REALMS]):
+        owned += st[realm_at(q) + GUARD] + st[realm_at(q) + KNIGHTS_OUT]
+        towers += st[realm_at(q) + TOWERS_BUILT]
+    knights = min(cfg[b + B_KNIGHTS], KNIGHTS - owned)
+    towers = min(cfg[b + B_TOWERS], TOWERS - towers)
+    crowns[r, grid_of(cell, cfg)] |= cfg[b + B_CROWNS]
+    width = cfg[WIDTH]
+    row = cell // width
+    rows[r, SITES, row + 1] |= 1 << (cell - row * width)
+    st[at + COINS] -= price(st, r, space)
+    st[at + GUARD] += knights
+    st[at + TOWERS_BUILT] += towers
+    ongoing = cfg[b + B_ONGOING]
+    if ongoing == ONGOING_PER_KNIGHT:
+        st[at + COIN_PER_KNIGHT] += 1
+    elif ongoing == ONGOING_PER_TOWER:
+        st[at + COIN_PER_TOWER] += 1
+    endgame = cfg[b + B_ENDGAME]
+    points = cfg[b + B_POINTS]
+    if endgame == END_FIXED:
+        st[at + FIXED] += points
+    elif endgame == END_PER_KNIGHT:
+        st[at + PER_KNIGHT] += points
+    elif endgame == END_PER_TOWER:
+        st[at + PER_TOWER] += points
+    elif endgame == END_SEPARATE:
+        st[at + SEPARATE + cfg[b + B_TERRAIN]] += points
+    st[at + BUILT] += 1
+    # "As soon as your kingdom has acquired the most Towers (even in the case of a tie with
+    # another player), it hosts the Queen" (rulebook C).
+    if towers > 0:
+        most = True
+        for q in range(cfg[REALMS]):
+            if st[realm_at(q) + TOWERS_BUILT] > st[at + TOWERS_BUILT]:
+                most = False
+        if most:
+            st[QUEEN] = r
+    st[BOARD_AT + space] = EMPTY
+    st[CHOSEN] = EMPTY
+    step(st, rows, cfg, DRAGON)
+
+
+@jit_inline
+def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
+    """`Queendomino.apply`, decisions and chance outcomes, in place."""
+    cfg = tables[0]
+    phase = st[PHASE]
+    if phase == PLACE:
+        place_action(st, kingdoms, tables, action)
+    elif phase == TAX:
+        tax_action(st, kingdoms, tables, action, mark)
+    elif phase == BUILD:
+        if action == cfg[PASS_ACTION]:
+            step(st, kingdoms[0], cfg, DRAGON)
+        else:
+            st[PHASE] = SITE
+            st[CHOSEN] = action - cfg[BUILD_BASE]
+    elif phase == SITE:
+        site_action(st, kingdoms, cfg, action - cfg[SITE_BASE])
+    elif phase == DRAGON:
+        if action != cfg[PASS_ACTION]:
+            r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+            st[realm_at(r) + COINS] -= 1
+            st[BOARD_AT + action - cfg[BURN_BASE]] = EMPTY
+            st[DRAGON_READY] = 0
+        end_turn(st)
+    elif phase == CLAIM:
+        claim(st, cfg, action)
+    elif phase != OVER:
+        apply_chance(st, cfg, action)
+
+
+@jit_inline
+def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Array) -> int:
+    """`Queendomino.legal_actions` into `out`, sorted; returns how many (0 at chance)."""
+    rows, _, _, info = kingdoms
+    cfg, dominoes = tables
+    phase = st[PHASE]
+    count = 0
+    if phase == PLACE:
+        r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+        count = kk.legal_placements(
+            rows, info, r, st[PLACING + st[TURN]], dominoes, cfg, lanes, out
+        )
+        for i in range(count):
+            out[i] += PLACE_BASE
+        if count == 0:
+            out[0] = cfg[DISCARD_ACTION]
+            count = 1
+    elif phase == CLAIM:
+        for slot in range(st[NLINE]):
+            if st[CLAIMS + slot] == UNCLAIMED:
+                out[count] = slot
+                count += 1
+    elif phase == TAX:
+        for square in range(2):
+            if not st[KNIGHTED] >> square & 1:
+                out[count] = cfg[KNIGHT_BASE] + square
+                count += 1
+        out[count] = cfg[PASS_ACTION]
+        count += 1
+    elif phase == BUILD:
+        r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+        if has_free_town(rows, r, cfg):
+            coins = st[realm_at(r) + COINS]
+            for space in range(SPACES):
+                if st[BOARD_AT + space] != EMPTY and price(st, r, space) <= coins:
+                    out[count] = cfg[BUILD_BASE] + space
+                    count += 1
+        out[count] = cfg[PASS_ACTION]
+        count += 1
+    elif phase == SITE:
+        r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
+        width = cfg[WIDTH]
+        for i in range(1, cfg[SIDE] + 1):
+            free = rows[r, TOWN, i] & ~rows[r, SITES, i]
+            while free:
+                out[count] = cfg[SITE_BASE] + (i - 1) * width + trailing_zeros(free)
+                count += 1
+                free &= free - 1
+    elif phase == DRAGON:
+        for space in range(SPACES):
+            if st[BOARD_AT + space] != EMPTY:
+                out[count] = cfg[BURN_BASE] + space
+                count += 1
+        out[count] = cfg[PASS_ACTION]
+        count += 1
+    return count
+
+
+# -- the score pad and the greedy value ---------------------------------------------------------
+@jit
+def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, out: Array) -> None:
+    """What realm r's score pad takes from its kingdom alone (`scoring.breakdown`), into
+    `out`: territory points, the largest territory, then the territories of each grid
+    terrain. Leaves the kingdom labelled (territory labels, for best gains)."""
+    _, grid, crowns, info = kingdoms
+    points, largest, _ = kk.label(grid, crowns, info, r, cfg, labels, terr)
+    out[0] = points
+    out[1] = largest
+    out[2 : 2 + LAYERS - 1] = 0
+    # Territories are labelled in scan order, so each label is first met on the square its
+    # flood started from: count them there, by terrain.
+    reach = cfg[kk.REACH]
+    gw = cfg[GRID_WIDTH]
+    next_label = 0
+    for row in range(info[r, kk.MIN_Y] + reach + 1, info[r, kk.MAX_Y] + reach + 2):
+        for column in range(info[r, kk.MIN_X] + reach + 1, info[r, kk.MAX_X] + reach + 2):
+            g = row * gw + column
+            if labels[g] == next_label and grid[r, g] >= 0 and grid[r, g] != kk.CASTLE:
+                out[2 + grid[r, g]] += 1
+                next_label += 1
+
+
+@jit_inline
+def pad_points(st: Array, r: int, kingdom: Array) -> int:
+    """Realm r's score pad without its wealth, from `kingdom_pad`'s figures: territories,
+    the Queen's crown on the largest territory, the buildings."""
+    at = realm_at(r)
+    points = kingdom[0]
+    if st[QUEEN] == r:
+        points += kingdom[1]
+    towers = st[at + TOWERS_BUILT]
+    knights = st[at + GUARD] + st[at + KNIGHTS_OUT]
+    points += st[at + FIXED] + st[at + PER_TOWER] * towers + st[at + PER_KNIGHT] * knights
+    for t in range(LAYERS - 1):
+        points += st[at + SEPARATE + t] * kingdom[2 + t]
+    return int(points)
+
+
+@jit
+def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
+    """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
+    (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
+    kingdom's part of the pad, kept after the gains)."""
+    memo = work[5]
+    if memo[domino] < 0:
+        rows, grid, _, info = kingdoms
+        cfg, dominoes = tables
+        memo[domino] = kk.best_gain(
+            rows, grid, info, r, domino, dominoes, cfg, work[0], work[2], work[3], work[4], work[6]
+        )
+    return int(memo[domino])
+
+
+@jit
+def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> float:
+    """`QueendominoHeuristics.evaluate`: the pad without its wealth, the coins at a third of
+    a point, and the best gain of each domino the realm has claimed and not yet placed,
+    added in the same order."""
+    cfg = tables[0]
+    r = cfg[REALM_OF + player]
+    memo = work[5]
+    kingdom = memo[MAX_DOMINOES + 1 :]
+    if memo[MAX_DOMINOES] < 0:
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], kingdom)
+        memo[MAX_DOMINOES] = 1
+    value = pad_points(st, r, kingdom) + st[realm_at(r) + COINS] / 3
+    for i in range(st[NLINE]):
+        owner = st[CLAIMS + i]
+        if owner >= 0 and cfg[REALM_OF + owner] == r:
+            value += gain_of(st, kingdoms, tables, r, st[LINE + i], work)
+    phase = st[PHASE]
+    if st[NPLACING] > 0 and phase != OVER:
+        first = 0
+        if phase != DRAW and phase != BOARD:
+            first = st[TURN] + (1 if phase != PLACE else 0)
+        for j in range(first, st[NPLACING]):
+            if cfg[REALM_OF + st[PLACERS + j]] == r:
+                value += gain_of(st, kingdoms, tables, r, st[PLACING + j], work)
+    return float(value)
+
+
+@jit_inline
+def save_turn(st: Array, r: int, saved: Array) -> None:
+    """What a placement or a knight changes in `st` (the phase, the turn, the squares
+    knighted, realm r's fields), kept to be put back by `restore_turn`."""
+    saved[0] = st[PHASE]
+    saved[1] = st[TURN]
+    saved[2] = st[KNIGHTED]
+    at = realm_at(r)
+    saved[3 : 3 + REALM_SIZE] = st[at : at + REALM_SIZE]
+
+
+@jit_inline
+def restore_turn(st: Array, r: int, saved: Array) -> None:
+    st[PHASE] = saved[0]
+    st[TURN] = saved[1]
+    st[KNIGHTED] = saved[2]
+    at = realm_at(r)
+    st[at : at + REALM_SIZE] = saved[3 : 3 + REALM_SIZE]
+
+
+@jit
+def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float:
+    """The best `evaluate` through TAX from `st` (at TAX), without playing it out: every
+    end of the turn's knights differs only in the coins (a knight keeps the knights owned,
+    changes no square, and the pending dominoes are those after this turn whatever step
+    comes next), and `evaluate` grows with the coins, so the best is the one with the most:
+    a knight on each free square the guard can fill, the richest first."""
+    r = tables[0][REALM_OF + p]
+    at = realm_at(r)
+    grid = kingdoms[1]
+    mark = work[7]
+    first = -1
+    second = -1
+    for square in range(2):
+        if not st[KNIGHTED] >> square & 1:
+            coins = tax(st, grid, tables, r, square, mark)
+            if first < 0:
+                first = coins
+            else:
+                second = coins
+    gained = max(first, second)
+    if st[at + GUARD] >= 2 and second >= 0:
+        gained = first + second
+    saved = st[at + COINS]
+    st[at + COINS] = saved + gained
+    value = evaluate(st, kingdoms, tables, p, work)
+    st[at + COINS] = saved
+    return value
+
+
+@jit
+def value_after(
+    before: int, st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any
+) -> float:
+    """`greedy._turn_value`: `evaluate` at the end of the turn, where `before` is the phase
+    the state `st` was reached from (`QueendominoHeuristics.turn_continues`: TAX or SITE
+    reached from PLACE, TAX or BUILD go on)."""
+    phase = st[PHASE]
+    going_on = before in (PLACE, TAX, BUILD)
+    if phase == TAX and going_on:
+        return tax_value(st, kingdoms, tables, p, work)
+    if phase == SITE and going_on:
+        cfg = tables[0]
+        legal = work[1][depth]
+        n = legal_actions(st, kingdoms, tables, work[0], legal)
+        copy = work[8][depth]
+        if cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] == 0:
+            # Without crowns a building's square changes nothing `evaluate` reads.
+            n = 1
+        best = NO_VALUE
+        for i in range(n):
+            copy[:] = st
+            best = max(best, site_value(copy, kingdoms, tables, p, legal[i] - cfg[SITE_BASE], work))
+        return best
+    return evaluate(st, kingdoms, tables, p, work)
+
+
+@jit
+def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: Any) -> float:
+    """`evaluate` once the chosen building is on `cell` (st is changed; the kingdom is put
+    back)."""
+    rows, _, crowns, _ = kingdoms
+    cfg = tables[0]
+    r = cfg[REALM_OF + p]
+    g = grid_of(cell, cfg)
+    old = crowns[r, g]
+    width = cfg[WIDTH]
+    row = cell // width
+    site_action(st, kingdoms, cfg, cell)
+    work[5][:] = -1
+    value = evaluate(st, kingdoms, tables, p, work)
+    crowns[r, g] = old
+    rows[r, SITES, row + 1] &= ~(1 << (cell - row * width))
+    work[5][:] = -1
+    return value
+
+
+@jit
+def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
+    """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
+    action order broken by one uniform (drawn only for 2+ ties)."""
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes = tables
+    legal = work[1][0]
+    n = legal_actions(st, kingdoms, tables, work[0], legal)
+    if n == 1:
+        return int(legal[0])
+    if st[PHASE] == DRAGON:
+        # Burning costs a coin and changes nothing else `evaluate` reads: passing is best.
+        return int(cfg[PASS_ACTION])
+    ties = work[9]
+    box = work[10]
+    copy = work[8][0]
+    p = current_player(st)
+    r = cfg[REALM_OF + p]
+    phase = st[PHASE]
+    work[5][:] = -1
+    best = NO_VALUE
+    tied = 0
+    if phase in (PLACE, TAX):
+        save_turn(st, r, copy)
+    for i in range(n):
+        action = legal[i]
+        if phase == PLACE:
+            # Placed and taken back (the kingdom and `st`), not copied.
+            code = action - PLACE_BASE
+            domino = st[PLACING + st[TURN]]
+            for k in range(4):
+                box[k] = info[r, k]
+            place_action(st, kingdoms, tables, action)
+            work[5][:] = -1
+            value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
+            kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+            restore_turn(st, r, copy)
+        elif phase == TAX:
+            tax_action(st, kingdoms, tables, action, work[7])
+            value = value_after(TAX, st, kingdoms, tables, p, 1, work)
+            restore_turn(st, r, copy)
+        elif phase == SITE:
+            copy[:] = st
+            value = site_value(copy, kingdoms, tables, p, action - cfg[SITE_BASE], work)
+        else:
+            copy[:] = st
+            apply(copy, kingdoms, tables, action, work[7])
+            value = value_after(phase, copy, kingdoms, tables, p, 1, work)
+        if value > best:
+            best = value
+            tied = 0
+        if value == best:
+            ties[tied] = action
+            tied += 1
+    if tied > 1:
+        return int(ties[int(uniform(rng) * tied)])
+    return int(ties[0])
+
+
+@jit_inline
+def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
+    """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
+    u = uniform(rng)
+    legal = work[1][0]
+    n = legal_actions(st, kingdoms, tables, work[0], legal)
+    return int(legal[int(u * n)])
+
+
+@jit
+def _make_work(cfg: Array, squares: int) -> Any:
+    """The scratch bundle of a turn and of the policies (made once per kernel call)."""
+    actions = cfg[NUM_ACTIONS]
+    return (
+        np.zeros((3, cfg[SIDE] + 2), np.int64),  # 0 lanes
+        np.zeros((DEPTH + 1, actions), np.int64),  # 1 legal actions by depth
+        np.zeros(4 * cfg[CELLS], np.int64),  # 2 codes (best gains)
+        np.zeros(squares, np.int64),  # 3 labels
+        np.zeros((3, squares), np.int64),  # 4 territories
+        np.full(MAX_DOMINOES + 2 + LAYERS, -1, np.int64),  # 5 the gains' and pad's memo
+        np.zeros(8, np.int64),  # 6 seen
+        np.full(2 * squares, -1, np.int64),  # 7 marks and stack of a flood
+        np.zeros((DEPTH + 1, STATE_SIZE), np.int64),  # 8 state copies by depth
+        np.zeros(actions, np.int64),  # 9 ties
+        np.zeros(4, np.int64),  # 10 a bounding box
+        np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
+    )
+
+
+# -- playouts -----------------------------------------------------------------------------
+@jit
+def play_out(
+    st: Array,
+    kingdoms: Any,
+    tables: Any,
+    work: Any,
+    policy: int,
+    searcher: int,
+    epsilon: float,
+    rng: Array,
+) -> None:
+    """Plays the game in the arrays to its end (`bots.playouts.playout`)."""
+    cfg = tables[0]
+    while True:
+        phase = st[PHASE]
+        if phase == OVER:
+            return
+        if phase in (DRAW, BOARD, ORDER):
+            apply_chance(st, cfg, sample_chance(st, cfg, uniform(rng)))
+            continue
+        greedy = policy == GREEDY
+        if policy == EPSILON_GREEDY:
+            greedy = not uniform(rng) < epsilon
+        elif policy == PLAYER_GREEDY:
+            greedy = current_player(st) == searcher
+        if greedy:
+            action = greedy_action(st, kingdoms, tables, rng, work)
+        else:
+            action = random_action(st, kingdoms, tables, rng, work)
+        apply(st, kingdoms, tables, action, work[7])
+
+
+@jit
+def final_results(
+    st: Array, kingdoms: Any, cfg: Array, work: Any, scores: Array, returns: Array
+) -> None:
+    """`Queendomino.scores` and `returns`: the realms' totals; the best total wins, then the
+    largest territory, else the victory is shared (by every player of the realms)."""
+    realms = cfg[REALMS]
+    totals = work[11][0]
+    largest = work[11][1]
+    kingdom = work[11][2]
+    for r in range(realms):
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], kingdom)
+        totals[r] = st[realm_at(r) + COINS] // 3 + pad_points(st, r, kingdom)
+        largest[r] = kingdom[1]
+    best = totals[0]
+    for r in range(realms):
+        best = max(best, totals[r])
+    most = -1
+    for r in range(realms):
+        if totals[r] == best:
+            most = max(most, largest[r])
+    winners = 0
+    for p in range(cfg[PLAYERS]):
+        r = cfg[REALM_OF + p]
+        if totals[r] == best and largest[r] == most:
+            winners += 1
+    for p in range(cfg[PLAYERS]):
+        r = cfg[REALM_OF + p]
+        scores[p] = float(totals[r])
+        returns[p] = 1.0 / winners if totals[r] == best and largest[r] == most else 0.0
+
+
+@jit
+def playouts(
+    start: Any,
+    tables: Any,
+    policy: int,
+    searcher: int,
+    epsilon: float,
+    seed: Array,
+    scores: Array,
+    returns: Array,
+) -> None:
+    """`len(scores)` playouts from `start` = (st, rows, grid, crowns, info); the stream of
+    uniforms (SplitMix64 from `seed[0]`) goes on from one playout to the next and its state
+    is left in `seed[0]`."""
+    st0, rows0, grid0, crowns0, info0 = start
+    st = st0.copy()
+    kingdoms = (rows0.copy(), grid0.copy(), crowns0.copy(), info0.copy())
+    rows, grid, crowns, info = kingdoms
+    work = _make_work(tables[0], grid0.shape[1])
+    rng = seed.copy()
+    for k in range(scores.shape[0]):
+        st[:] = st0
+        rows[:] = rows0
+        grid[:] = grid0
+        crowns[:] = crowns0
+        info[:] = info0
+        play_out(st, kingdoms, tables, work, policy, searcher, epsilon, rng)
+        final_results(st, kingdoms, tables[0], work, scores[k], returns[k])
+    seed[0] = rng[0]
+
+
+# -- batch entry points (tests) ---------------------------------------------------------
+@jit
+def legal_lists(states: Any, tables: Any, out: Array) -> None:
+    """Row i of `out`: the count, then the legal actions of state i of `states` (st, rows,
+    grid, crowns, info stacked)."""
+    st, rows, grid, crowns, info = states
+    work = _make_work(tables[0], grid.shape[2])
+    for i in range(st.shape[0]):
+        kingdoms = (rows[i], grid[i], crowns[i], info[i])
+        out[i, 0] = legal_actions(st[i], kingdoms, tables, work[0], out[i, 1:])
+
+
+@jit
+def apply_all(states: Any, tables: Any, actions: Array) -> None:
+    """`apply(state i, actions[i])` in place, for every i."""
+    st, rows, grid, crowns, info = states
+    work = _make_work(tables[0], grid.shape[2])
+    for i in range(st.shape[0]):
+        kingdoms = (rows[i], grid[i], crowns[i], info[i])
+        apply(st[i], kingdoms, tables, actions[i], work[7])
+
+
+@jit
+def evaluations(states: Any, tables: Any, out: Array, results: Array) -> None:
+    """`evaluate(state i, p)` for every player p (row i of `out`), and the final scores then
+    returns of each (row i of `results`)."""
+    st, rows, grid, crowns, info = states
+    cfg = tables[0]
+    work = _make_work(cfg, grid.shape[2])
+    players = cfg[PLAYERS]
+    for i in range(st.shape[0]):
+        kingdoms = (rows[i], grid[i], crowns[i], info[i])
+        for p in range(players):
+            work[5][:] = -1
+            out[i, p] = evaluate(st[i], kingdoms, tables, p, work)
+        final_results(st[i], kingdoms, cfg, work, results[i, :players], results[i, players:])
+
+
+@jit
+def greedy_actions(states: Any, tables: Any, seed: Array, out: Array) -> None:
+    """The greedy action of each state i (ties from one stream)."""
+    st, rows, grid, crowns, info = states
+    work = _make_work(tables[0], grid.shape[2])
+    for i in range(st.shape[0]):
+        kingdoms = (rows[i], grid[i], crowns[i], info[i])
+        out[i] = greedy_action(st[i], kingdoms, tables, seed, work)
