@@ -45,6 +45,7 @@ from kingdomkit.games.kingdomino.kernel import (
     TURN,
     Array,
     best_gain,
+    borrowed,
     claim,
     current_player,
     draw,
@@ -258,11 +259,33 @@ def playouts(
     stream of uniforms (SplitMix64 from `seed[0]`) goes on from one playout to the next and
     its state is left in `seed[0]`."""
     st0, rows0, grid0, crowns0, info0 = start
-    st = st0.copy()
     kingdoms = (rows0.copy(), grid0.copy(), crowns0.copy(), info0.copy())
-    rows, grid, crowns, info = kingdoms
     work = work_arrays(tables[0], grid0.shape[1])
-    rng = seed.copy()
+    play_outs(
+        start, st0.copy(), kingdoms, tables, work, policy, searcher, epsilon, seed, scores, returns
+    )
+
+
+@jit
+def play_outs(
+    start: Any,
+    st: Array,
+    kingdoms: Any,
+    tables: Any,
+    work: Any,
+    policy: int,
+    searcher: int,
+    epsilon: float,
+    rng: Array,
+    scores: Array,
+    returns: Array,
+) -> None:
+    """`playouts` on its copies of the start (`st`, `kingdoms`) and scratch, every array
+    borrowed (kernel.borrowed: the caller holds them all through the call)."""
+    start, st, kingdoms, tables, work = borrowed((start, st, kingdoms, tables, work))
+    rng, scores, returns = borrowed((rng, scores, returns))
+    st0, rows0, grid0, crowns0, info0 = start
+    rows, grid, crowns, info = kingdoms
     for k in range(scores.shape[0]):
         st[:] = st0
         rows[:] = rows0
@@ -271,4 +294,3 @@ def playouts(
         info[:] = info0
         play_out(st, kingdoms, tables, work, policy, searcher, epsilon, rng)
         final_results(st, kingdoms, tables, work, scores[k], returns[k])
-    seed[0] = rng[0]
