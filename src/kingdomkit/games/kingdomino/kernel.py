@@ -612,7 +612,23 @@ def place_step(st: Array, code: int, kingdoms: Any, tables: Any, work: Any) -> N
     """PLACE: place (or discard) the acting domino, then claim, or end the game."""
     rows, grid, crowns, info = kingdoms
     cfg, dominoes, _ = tables
-    labels, terr = work[4], work[5]
+    place_move(st, code, rows, grid, crowns, info, cfg, dominoes, work[4], work[5])
+
+
+@jit_inline
+def place_move(
+    st: Array,
+    code: int,
+    rows: Array,
+    grid: Array,
+    crowns: Array,
+    info: Array,
+    cfg: Array,
+    dominoes: Array,
+    labels: Array,
+    terr: Array,
+) -> None:
+    """`place_step` on the bundles' arrays (a loop that unpacks them once calls this)."""
     turn = st[TURN]
     p = st[PLACERS + turn]
     if code == DISCARD:

@@ -55,7 +55,7 @@ from kingdomkit.games.kingdomino.kernel import (
     kingdom_score,
     legal_placements,
     place,
-    place_step,
+    place_move,
     uniform,
     unplace,
     work_arrays,
@@ -121,14 +121,26 @@ def after_place_value(st: Array, p: int, kingdoms: Any, tables: Any, work: Any) 
 @jit_inline
 def random_action(st: Array, rng: Array, kingdoms: Any, tables: Any, work: Any) -> int:
     """A uniform legal action: a placement code (-1 the discard) or a slot to claim."""
+    return random_move(st, rng, kingdoms[0], kingdoms[3], tables[0], tables[1], work[0], work[1])
+
+
+@jit_inline
+def random_move(
+    st: Array,
+    rng: Array,
+    rows: Array,
+    info: Array,
+    cfg: Array,
+    dominoes: Array,
+    lanes: Array,
+    codes: Array,
+) -> int:
+    """`random_action` on the bundles' arrays (a loop that unpacks them once calls this)."""
     u = uniform(rng)
     if st[PHASE] == PLACE:
-        rows, _, _, info = kingdoms
-        cfg, dominoes, _ = tables
-        codes = work[1]
         p = st[PLACERS + st[TURN]]
         number = st[PLACING + st[TURN]]
-        count = legal_placements(rows, info, p, number, dominoes, cfg, work[0], codes)
+        count = legal_placements(rows, info, p, number, dominoes, cfg, lanes, codes)
         if count == 0:
             return DISCARD
         return int(codes[int(u * count)])
@@ -214,7 +226,10 @@ def play_out(
     rng: Array,
 ) -> None:
     """Plays the game in the arrays to its end (`bots.playouts.playout`)."""
-    cfg, _, orders = tables
+    # Unpacked once: each unpacking in the loop would count references anew.
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes, orders = tables
+    lanes, codes, labels, terr = work[0], work[1], work[4], work[5]
     while True:
         phase = st[PHASE]
         if phase == OVER:
@@ -237,9 +252,9 @@ def play_out(
         if greedy:
             action = greedy_action(st, rng, kingdoms, tables, work)
         else:
-            action = random_action(st, rng, kingdoms, tables, work)
+            action = random_move(st, rng, rows, info, cfg, dominoes, lanes, codes)
         if phase == PLACE:
-            place_step(st, action, kingdoms, tables, work)
+            place_move(st, action, rows, grid, crowns, info, cfg, dominoes, labels, terr)
         else:
             claim(st, action, cfg)
 
