@@ -20,10 +20,17 @@ cell`, cell = r * (side + 1) + c); -1 is the discard. A playout passes three bun
 tuples): the kingdoms (rows, grid, crowns, info), the tables (cfg, dominoes, orders) and the
 scratch arrays (`work_arrays`).
 
+Reference counts: numba counts the references to every array with atomic operations, at
+each call, tuple unpacking and view; they took about 60% of a random game's time. The entry
+points (playouts.py `play_outs`) therefore pass `borrowed` arrays down: the same arrays with
+no owner, which numba does not count. Borrow only what the caller holds through the call (a
+function's own arguments), and never return or keep a borrowed array.
+
 Draws follow bots/playouts.py exactly (one SplitMix64 stream, `uniform`): DRAW one uniform,
 the int(u * remaining)-th lowest domino; ORDER int(u * orders) (playouts.py says the rest).
 
-Versions: 1, the first (mirrors Kingdomino rules version 1, every option including dynasty).
+Versions: 1, the first (mirrors Kingdomino rules version 1, every option including dynasty);
+the same games since, only faster (`borrowed`).
 The rules' constants are imported from them, and the rules version it mirrors is checked at
 import: a rules change that the kernel does not follow stops it loading, never plays wrong.
 """
@@ -59,6 +66,7 @@ if Kingdomino.version != RULES_VERSION:
     )
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 Array = Any  # numpy arrays; numba types them at compile time
 
 # st: the scalars of a game state.
@@ -117,8 +125,41 @@ def _trailing_zeros(typingctx: Any, value: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
+def _unowned_value(builder: Any, kind: Any, value: Any) -> Any:
+    """`value` of numba type `kind` with every array in it unowned (meminfo and parent null)."""
+    if isinstance(kind, types.Array):
+        for field in (0, 1):  # numba's array struct: meminfo, parent, nitems, ...
+            null = ir.Constant(value.type.elements[field], None)
+            value = builder.insert_value(value, null, field)
+        return value
+    if isinstance(kind, (types.Tuple, types.UniTuple)):
+        for index, item in enumerate(kind.types):
+            part = _unowned_value(builder, item, builder.extract_value(value, index))
+            value = builder.insert_value(value, part, index)
+    return value
+
+
+def _holds_arrays_only(kind: Any) -> bool:
+    if isinstance(kind, (types.Tuple, types.UniTuple)):
+        return all(_holds_arrays_only(item) for item in kind.types)
+    return isinstance(kind, types.Array)
+
+
+@intrinsic
+def _borrowed(typingctx: Any, value: Any) -> Any:
+    """An array, or a (nested) tuple of arrays, not reference counted (module card)."""
+    if not _holds_arrays_only(value):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _unowned_value(builder, signature.args[0], args[0])
+
+    return value(value), codegen
+
+
 popcount = cast(Callable[[int], int], _popcount)
 trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
+borrowed = cast(Callable[[T], T], _borrowed)
 
 
 @jit
@@ -571,7 +612,23 @@ def place_step(st: Array, code: int, kingdoms: Any, tables: Any, work: Any) -> N
     """PLACE: place (or discard) the acting domino, then claim, or end the game."""
     rows, grid, crowns, info = kingdoms
     cfg, dominoes, _ = tables
-    labels, terr = work[4], work[5]
+    place_move(st, code, rows, grid, crowns, info, cfg, dominoes, work[4], work[5])
+
+
+@jit_inline
+def place_move(
+    st: Array,
+    code: int,
+    rows: Array,
+    grid: Array,
+    crowns: Array,
+    info: Array,
+    cfg: Array,
+    dominoes: Array,
+    labels: Array,
+    terr: Array,
+) -> None:
+    """`place_step` on the bundles' arrays (a loop that unpacks them once calls this)."""
     turn = st[TURN]
     p = st[PLACERS + turn]
     if code == DISCARD:

@@ -45,6 +45,7 @@ from kingdomkit.games.kingdomino.kernel import (
     TURN,
     Array,
     best_gain,
+    borrowed,
     claim,
     current_player,
     draw,
@@ -54,7 +55,7 @@ from kingdomkit.games.kingdomino.kernel import (
     kingdom_score,
     legal_placements,
     place,
-    place_step,
+    place_move,
     uniform,
     unplace,
     work_arrays,
@@ -120,14 +121,26 @@ def after_place_value(st: Array, p: int, kingdoms: Any, tables: Any, work: Any) 
 @jit_inline
 def random_action(st: Array, rng: Array, kingdoms: Any, tables: Any, work: Any) -> int:
     """A uniform legal action: a placement code (-1 the discard) or a slot to claim."""
+    return random_move(st, rng, kingdoms[0], kingdoms[3], tables[0], tables[1], work[0], work[1])
+
+
+@jit_inline
+def random_move(
+    st: Array,
+    rng: Array,
+    rows: Array,
+    info: Array,
+    cfg: Array,
+    dominoes: Array,
+    lanes: Array,
+    codes: Array,
+) -> int:
+    """`random_action` on the bundles' arrays (a loop that unpacks them once calls this)."""
     u = uniform(rng)
     if st[PHASE] == PLACE:
-        rows, _, _, info = kingdoms
-        cfg, dominoes, _ = tables
-        codes = work[1]
         p = st[PLACERS + st[TURN]]
         number = st[PLACING + st[TURN]]
-        count = legal_placements(rows, info, p, number, dominoes, cfg, work[0], codes)
+        count = legal_placements(rows, info, p, number, dominoes, cfg, lanes, codes)
         if count == 0:
             return DISCARD
         return int(codes[int(u * count)])
@@ -213,7 +226,10 @@ def play_out(
     rng: Array,
 ) -> None:
     """Plays the game in the arrays to its end (`bots.playouts.playout`)."""
-    cfg, _, orders = tables
+    # Unpacked once: each unpacking in the loop would count references anew.
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes, orders = tables
+    lanes, codes, labels, terr = work[0], work[1], work[4], work[5]
     while True:
         phase = st[PHASE]
         if phase == OVER:
@@ -236,9 +252,9 @@ def play_out(
         if greedy:
             action = greedy_action(st, rng, kingdoms, tables, work)
         else:
-            action = random_action(st, rng, kingdoms, tables, work)
+            action = random_move(st, rng, rows, info, cfg, dominoes, lanes, codes)
         if phase == PLACE:
-            place_step(st, action, kingdoms, tables, work)
+            place_move(st, action, rows, grid, crowns, info, cfg, dominoes, labels, terr)
         else:
             claim(st, action, cfg)
 
@@ -258,11 +274,33 @@ def playouts(
     stream of uniforms (SplitMix64 from `seed[0]`) goes on from one playout to the next and
     its state is left in `seed[0]`."""
     st0, rows0, grid0, crowns0, info0 = start
-    st = st0.copy()
     kingdoms = (rows0.copy(), grid0.copy(), crowns0.copy(), info0.copy())
-    rows, grid, crowns, info = kingdoms
     work = work_arrays(tables[0], grid0.shape[1])
-    rng = seed.copy()
+    play_outs(
+        start, st0.copy(), kingdoms, tables, work, policy, searcher, epsilon, seed, scores, returns
+    )
+
+
+@jit
+def play_outs(
+    start: Any,
+    st: Array,
+    kingdoms: Any,
+    tables: Any,
+    work: Any,
+    policy: int,
+    searcher: int,
+    epsilon: float,
+    rng: Array,
+    scores: Array,
+    returns: Array,
+) -> None:
+    """`playouts` on its copies of the start (`st`, `kingdoms`) and scratch, every array
+    borrowed (kernel.borrowed: the caller holds them all through the call)."""
+    start, st, kingdoms, tables, work = borrowed((start, st, kingdoms, tables, work))
+    rng, scores, returns = borrowed((rng, scores, returns))
+    st0, rows0, grid0, crowns0, info0 = start
+    rows, grid, crowns, info = kingdoms
     for k in range(scores.shape[0]):
         st[:] = st0
         rows[:] = rows0
@@ -271,4 +309,3 @@ def playouts(
         info[:] = info0
         play_out(st, kingdoms, tables, work, policy, searcher, epsilon, rng)
         final_results(st, kingdoms, tables, work, scores[k], returns[k])
-    seed[0] = rng[0]
