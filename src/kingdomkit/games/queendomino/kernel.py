@@ -622,6 +622,96 @@ def pad_points(st: Array, r: int, kingdom: Array) -> int:
 
 
 @jit
+def merge(
+    grid: Array,
+    r: int,
+    g: int,
+    t: int,
+    k: int,
+    gw: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+    other: int,
+    other_crowns: int,
+) -> tuple[int, int, int]:
+    """New squares of terrain t on g (and on `other` if >= 0) in realm r's labelled kingdom
+    (Kingdomino's `square_gain`): the territory points they add, the size of the territory
+    they make, and how many old territories it swallows."""
+    size = 1 if other < 0 else 2
+    crowned = k + other_crowns
+    old = 0
+    count = 0
+    for square in range(2):
+        h = g if square == 0 else other
+        if h < 0:
+            break
+        for n in (h + 1, h - 1, h + gw, h - gw):
+            if grid[r, n] == t:
+                index = labels[n]
+                new = True
+                for j in range(count):
+                    if seen[j] == index:
+                        new = False
+                if new:
+                    seen[count] = index
+                    count += 1
+                    size += terr[0, index]
+                    crowned += terr[1, index]
+                    old += terr[0, index] * terr[1, index]
+    return size * crowned - old, size, count
+
+
+@jit
+def placed_pad(
+    grid: Array, tables: Any, r: int, code: int, domino: int, work: Any, old: Array, out: Array
+) -> None:
+    """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
+    labels before (no new labels: only a pad without pending dominoes may use it)."""
+    cfg, dominoes = tables
+    labels, terr, seen = work[3], work[4], work[6]
+    out[: 2 + LAYERS - 1] = old[: 2 + LAYERS - 1]
+    t1, k1, t2, k2 = (
+        dominoes[domino, 0],
+        dominoes[domino, 1],
+        dominoes[domino, 2],
+        dominoes[domino, 3],
+    )
+    col1, row1, col2, row2 = kk.decode(code, cfg)
+    gw = cfg[GRID_WIDTH]
+    g1 = (row1 + 1) * gw + col1 + 1
+    g2 = (row2 + 1) * gw + col2 + 1
+    for square in range(1 if t1 == t2 else 2):
+        if t1 == t2:
+            gain, size, count = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)
+            t = t1
+        elif square == 0:
+            gain, size, count = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, -1, 0)
+            t = t1
+        else:
+            gain, size, count = merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)
+            t = t2
+        out[0] += gain
+        out[1] = max(out[1], size)
+        out[2 + t] += 1 - count
+
+
+@jit_inline
+def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
+    """Whether realm r has dominoes pending once the acting domino is placed (`evaluate`):
+    a claim in the line, or a domino after this turn's."""
+    pending = False
+    for i in range(st[NLINE]):
+        owner = st[CLAIMS + i]
+        if owner >= 0 and cfg[REALM_OF + owner] == r:
+            pending = True
+    for j in range(st[TURN] + 1, st[NPLACING]):
+        if cfg[REALM_OF + st[PLACERS + j]] == r:
+            pending = True
+    return pending
+
+
+@jit
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -785,6 +875,14 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     tied = 0
     if phase in (PLACE, TAX):
         save_turn(st, r, copy)
+    memo = work[5]
+    quick = False
+    before = work[11][0]
+    after = memo[MAX_DOMINOES + 1 :]
+    if phase == PLACE and not pending_after_place(st, cfg, r):
+        # No gains to find after the placement: its pad follows from the one before.
+        quick = True
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], before)
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
@@ -793,8 +891,11 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
             domino = st[PLACING + st[TURN]]
             for k in range(4):
                 box[k] = info[r, k]
+            memo[:] = -1
+            if quick:
+                placed_pad(grid, tables, r, code, domino, work, before, after)
+                memo[MAX_DOMINOES] = 1
             place_action(st, kingdoms, tables, action)
-            work[5][:] = -1
             value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
             kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
             restore_turn(st, r, copy)
