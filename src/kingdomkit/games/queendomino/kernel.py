@@ -409,10 +409,11 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
 
 
 @jit
-def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -> int:
+def tax(
+    st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, square: int, mark: Array
+) -> int:
     """The coins a knight on `square` (0 or 1) of realm r's last domino collects
     (`Queendomino.tax`)."""
-    cfg, dominoes = tables
     at = realm_at(r)
     cell = st[at + LAST_CELL1 + square]
     terrain = dominoes[st[at + LAST_DOMINO], 2 * square]
@@ -420,6 +421,24 @@ def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -
     coins += st[at + COIN_PER_KNIGHT] * (st[at + GUARD] + st[at + KNIGHTS_OUT])
     coins += st[at + COIN_PER_TOWER] * st[at + TOWERS_BUILT]
     return int(coins)
+
+
+@jit
+def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: Array) -> int:
+    """The most coins realm r's knights can still collect this turn (at TAX): a knight on
+    each free square the guard can fill."""
+    first = -1
+    second = -1
+    for square in range(2):
+        if not st[KNIGHTED] >> square & 1:
+            coins = tax(st, grid, cfg, dominoes, r, square, mark)
+            if first < 0:
+                first = coins
+            else:
+                second = coins
+    if st[realm_at(r) + GUARD] >= 2 and second >= 0:
+        return first + second
+    return max(first, second)
 
 
 @jit
@@ -434,7 +453,7 @@ def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) 
     square = action - cfg[KNIGHT_BASE]
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
     at = realm_at(r)
-    st[at + COINS] += tax(st, grid, tables, r, square, mark)
+    st[at + COINS] += tax(st, grid, cfg, tables[1], r, square, mark)
     st[at + GUARD] -= 1
     st[at + KNIGHTS_OUT] += 1
     st[KNIGHTED] |= 1 << square
@@ -621,7 +640,7 @@ def pad_points(st: Array, r: int, kingdom: Array) -> int:
     return int(points)
 
 
-@jit
+@jit_inline
 def merge(
     grid: Array,
     r: int,
@@ -662,14 +681,22 @@ def merge(
     return size * crowned - old, size, count
 
 
-@jit
+@jit_inline
 def placed_pad(
-    grid: Array, tables: Any, r: int, code: int, domino: int, work: Any, old: Array, out: Array
+    grid: Array,
+    cfg: Array,
+    dominoes: Array,
+    r: int,
+    code: int,
+    domino: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+    old: Array,
+    out: Array,
 ) -> None:
     """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
     labels before (no new labels: only a pad without pending dominoes may use it)."""
-    cfg, dominoes = tables
-    labels, terr, seen = work[3], work[4], work[6]
     out[: 2 + LAYERS - 1] = old[: 2 + LAYERS - 1]
     t1, k1, t2, k2 = (
         dominoes[domino, 0],
@@ -783,20 +810,7 @@ def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float
     a knight on each free square the guard can fill, the richest first."""
     r = tables[0][REALM_OF + p]
     at = realm_at(r)
-    grid = kingdoms[1]
-    mark = work[7]
-    first = -1
-    second = -1
-    for square in range(2):
-        if not st[KNIGHTED] >> square & 1:
-            coins = tax(st, grid, tables, r, square, mark)
-            if first < 0:
-                first = coins
-            else:
-                second = coins
-    gained = max(first, second)
-    if st[at + GUARD] >= 2 and second >= 0:
-        gained = first + second
+    gained = most_tax(st, kingdoms[1], tables[0], tables[1], r, work[7])
     saved = st[at + COINS]
     st[at + COINS] = saved + gained
     value = evaluate(st, kingdoms, tables, p, work)
@@ -878,7 +892,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     memo = work[5]
     quick = False
     before = work[11][0]
-    after = memo[MAX_DOMINOES + 1 :]
+    after = work[11][1]
     if phase == PLACE and not pending_after_place(st, cfg, r):
         # No gains to find after the placement: its pad follows from the one before.
         quick = True
@@ -891,12 +905,21 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
             domino = st[PLACING + st[TURN]]
             for k in range(4):
                 box[k] = info[r, k]
-            memo[:] = -1
             if quick:
-                placed_pad(grid, tables, r, code, domino, work, before, after)
-                memo[MAX_DOMINOES] = 1
-            place_action(st, kingdoms, tables, action)
-            value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
+                # `evaluate` without pending dominoes, through the knights (`tax_value`),
+                # with as few calls as can be: each passes its arrays' references.
+                placed_pad(
+                    grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+                )
+                place_action(st, kingdoms, tables, action)
+                coins = st[realm_at(r) + COINS]
+                if st[PHASE] == TAX:
+                    coins += most_tax(st, grid, cfg, dominoes, r, work[7])
+                value = float(pad_points(st, r, after) + coins / 3)
+            else:
+                memo[:] = -1
+                place_action(st, kingdoms, tables, action)
+                value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
             kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
             restore_turn(st, r, copy)
         elif phase == TAX:
