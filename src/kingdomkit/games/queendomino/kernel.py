@@ -724,6 +724,33 @@ def placed_pad(
 
 
 @jit_inline
+def placement_points(
+    grid: Array,
+    cfg: Array,
+    dominoes: Array,
+    r: int,
+    code: int,
+    domino: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+) -> int:
+    """The territory points `domino` placed by `code` adds to realm r's labelled kingdom
+    (Kingdomino's `placement_gain`, which has no Middle Kingdom here), inlined: its calls
+    would pass their arrays' references, which costs more than the sums."""
+    t1, k1 = dominoes[domino, 0], dominoes[domino, 1]
+    t2, k2 = dominoes[domino, 2], dominoes[domino, 3]
+    col1, row1, col2, row2 = kk.decode(code, cfg)
+    gw = cfg[GRID_WIDTH]
+    g1 = (row1 + 1) * gw + col1 + 1
+    g2 = (row2 + 1) * gw + col2 + 1
+    if t1 == t2:
+        return merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)[0]
+    gain = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, -1, 0)[0]
+    return gain + merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)[0]
+
+
+@jit_inline
 def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     """Whether realm r has dominoes pending once the acting domino is placed (`evaluate`):
     a claim in the line, or a domino after this turn's."""
@@ -747,9 +774,13 @@ def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: An
     if memo[domino] < 0:
         rows, grid, _, info = kingdoms
         cfg, dominoes = tables
-        memo[domino] = kk.best_gain(
-            rows, grid, info, r, domino, dominoes, cfg, work[0], work[2], work[3], work[4], work[6]
-        )
+        codes, labels, terr, seen = work[2], work[3], work[4], work[6]
+        count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
+        best = 0
+        for i in range(count):
+            gain = placement_points(grid, cfg, dominoes, r, codes[i], domino, labels, terr, seen)
+            best = max(best, gain)
+        memo[domino] = best
     return int(memo[domino])
 
 
@@ -856,12 +887,16 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     old = crowns[r, g]
     width = cfg[WIDTH]
     row = cell // width
+    # A building without crowns changes nothing of the kingdom that `evaluate` reads.
+    crowned = cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] != 0
     site_action(st, kingdoms, cfg, cell)
-    work[5][:] = -1
+    if crowned:
+        work[5][:] = -1
     value = evaluate(st, kingdoms, tables, p, work)
     crowns[r, g] = old
     rows[r, SITES, row + 1] &= ~(1 << (cell - row * width))
-    work[5][:] = -1
+    if crowned:
+        work[5][:] = -1
     return value
 
 
