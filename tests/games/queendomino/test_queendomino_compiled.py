@@ -315,7 +315,7 @@ def test_a_given_building_table(tmp_path: Any) -> None:
     table.write_text("\n".join(rows) + "\n", encoding="utf-8")
     for players in (2, 4):
         game = Queendomino({"players": players, "buildings": str(table)})
-        accelerator = compiled(game)
+        accelerator: Any = compiled(game)
         assert accelerator is not None
         rng = random.Random(players)
         states: list[QueendominoState] = []
