@@ -36,6 +36,13 @@ u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristi
 (its float sum, in its order) through the rest of the turn as `turn_continues` says: a
 placement with its knights, a building with its square.
 
+Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
+which was three quarters of its time; a greedy placement is valued without being played
+through (the pad after it follows from the labels before it, the knights' best is the most
+coins), and a choice that cannot change the value is not looked through (a building without
+crowns is valued on one square, the Dragon is never worth its coin), each giving the values
+`evaluate` gives, as the differential tests check.
+
 Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
 Wedding and teams included). The rules version is checked at import: a rules change the
 kernel does not follow stops it loading. numba's disk cache checks only this file: after
@@ -45,8 +52,10 @@ changing Kingdomino's kernel, delete the numba files (*.nbi, *.nbc) of this pack
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
+import numba
 import numpy as np
 
 from kingdomkit.games.kingdomino import kernel as kk
@@ -62,7 +71,6 @@ from kingdomkit.games.kingdomino.kernel import (
     WIDTH,
     Array,
     jit,
-    jit_inline,
     popcount,
     trailing_zeros,
     uniform,
@@ -88,6 +96,26 @@ from kingdomkit.games.queendomino.state import (
     TOWERS,
     UNCLAIMED,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
+BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def bare(function: F) -> F:
+    """`jit` without numba's reference counting (NRT): the playouts' functions only read and
+    write the arrays they are given (none allocates, nor copies through a slice), and
+    counting the references of those, atomically at every call and every tuple item, was
+    three quarters of a playout's time (a profile). Only the entry points allocate."""
+    return cast(F, numba.njit(**BARE)(function))
+
+
+def bare_inline(function: F) -> F:
+    """`bare`, inlined into its callers by numba."""
+    return cast(F, numba.njit(inline="always", **BARE)(function))
+
 
 RULES_VERSION = 2  # the version of Queendomino's rules this kernel mirrors
 if Queendomino.version != RULES_VERSION:
@@ -149,13 +177,21 @@ NO_VALUE = -1.0e300
 DEPTH = 3  # the longest look-ahead of a turn: a placement, then two knights
 
 
+@bare_inline
+def copy_into(target: Array, at: int, source: Array, start: int, count: int) -> None:
+    """target[at : at + count] = source[start : start + count], without the temporary copy
+    numba makes for a slice assignment (which would need its reference counting)."""
+    for k in range(count):
+        target[at + k] = source[start + k]
+
+
 # -- reading the state ---------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def realm_at(r: int) -> int:
     return REALM + REALM_SIZE * r
 
 
-@jit_inline
+@bare_inline
 def current_player(st: Array) -> int:
     """The player to act (only at decisions)."""
     phase = st[PHASE]
@@ -164,7 +200,7 @@ def current_player(st: Array) -> int:
     return int(st[PLACERS + st[TURN]])
 
 
-@jit_inline
+@bare_inline
 def grid_of(cell: int, cfg: Array) -> int:
     """The grid index of a geometry cell."""
     width = cfg[WIDTH]
@@ -172,7 +208,7 @@ def grid_of(cell: int, cfg: Array) -> int:
     return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
 
 
-@jit_inline
+@bare_inline
 def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     free = 0
     for i in range(1, cfg[SIDE] + 1):
@@ -180,13 +216,13 @@ def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     return free != 0
 
 
-@jit_inline
+@bare_inline
 def price(st: Array, r: int, space: int) -> int:
     """The Queen takes 1 off for her host (rules.py `price`)."""
     return max(0, space - 1) if st[QUEEN] == r else space
 
 
-@jit_inline
+@bare_inline
 def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     if not has_free_town(rows, r, cfg):
         return False
@@ -197,7 +233,7 @@ def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     return False
 
 
-@jit
+@bare
 def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Array) -> int:
     """The size of the territory of `terrain` holding grid square g (`scoring.territory_size`);
     `mark` is scratch: one grid of marks (all -1 between calls), then the queue."""
@@ -220,14 +256,14 @@ def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Arr
 
 
 # -- chance ------------------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def nth_bit(bits: int, k: int) -> int:
     for _ in range(k):
         bits &= bits - 1
     return trailing_zeros(bits)
 
 
-@jit_inline
+@bare_inline
 def sample_chance(st: Array, cfg: Array, u: float) -> int:
     """`Queendomino.sample_chance` from the uniform u."""
     phase = st[PHASE]
@@ -253,7 +289,7 @@ def sample_chance(st: Array, cfg: Array, u: float) -> int:
     return nth_bit(bits, int(u * popcount(bits)))
 
 
-@jit_inline
+@bare_inline
 def after_board(st: Array, cfg: Array) -> None:
     """The face-up top onto the cheapest empty space, then BOARD, DRAW or the last round
     (rules.py `_after_board`)."""
@@ -272,7 +308,7 @@ def after_board(st: Array, cfg: Array) -> None:
         st[TURN] = 0
 
 
-@jit_inline
+@bare_inline
 def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
     phase = st[PHASE]
     if phase == BOARD:
@@ -311,7 +347,7 @@ def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def end_turn(st: Array) -> None:
     if st[NLINE] > 0:
         st[PHASE] = CLAIM
@@ -320,7 +356,7 @@ def end_turn(st: Array) -> None:
     st[PHASE] = OVER if st[TURN] == st[NPLACING] else PLACE
 
 
-@jit_inline
+@bare_inline
 def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     """The first step from `phase` on in which the player to act has a choice (`_step`)."""
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
@@ -341,7 +377,7 @@ def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     end_turn(st)
 
 
-@jit_inline
+@bare_inline
 def claim(st: Array, cfg: Array, slot: int) -> None:
     """CLAIM (`_claim`): the king's domino; after the last king, the next round's set-up."""
     placers = st[NPLACING]
@@ -379,7 +415,7 @@ def claim(st: Array, cfg: Array, slot: int) -> None:
     after_board(st, cfg)
 
 
-@jit_inline
+@bare_inline
 def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     """PLACE (`_place`): the domino placed or discarded, then the next step."""
     rows, grid, crowns, info = kingdoms
@@ -408,7 +444,7 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     step(st, rows, cfg, TAX)
 
 
-@jit
+@bare
 def tax(
     st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, square: int, mark: Array
 ) -> int:
@@ -423,7 +459,7 @@ def tax(
     return int(coins)
 
 
-@jit
+@bare
 def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: Array) -> int:
     """The most coins realm r's knights can still collect this turn (at TAX): a knight on
     each free square the guard can fill."""
@@ -441,7 +477,7 @@ def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: 
     return max(first, second)
 
 
-@jit
+@bare
 def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """TAX (`_tax`): a knight from the guard collects its territory's size and the ongoing
     bonuses of the realm's buildings; or pass."""
@@ -460,7 +496,7 @@ def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) 
     step(st, rows, cfg, TAX)
 
 
-@jit
+@bare
 def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     """SITE (`_site`): the chosen building on a free town square, with its effects."""
     rows, _, crowns, _ = kingdoms
@@ -512,7 +548,7 @@ def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     step(st, rows, cfg, DRAGON)
 
 
-@jit_inline
+@bare_inline
 def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """`Queendomino.apply`, decisions and chance outcomes, in place."""
     cfg = tables[0]
@@ -542,7 +578,7 @@ def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> No
         apply_chance(st, cfg, action)
 
 
-@jit_inline
+@bare_inline
 def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Array) -> int:
     """`Queendomino.legal_actions` into `out`, sorted; returns how many (0 at chance)."""
     rows, _, _, info = kingdoms
@@ -601,7 +637,7 @@ def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Arra
 
 
 # -- the score pad and the greedy value ---------------------------------------------------------
-@jit
+@bare
 def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, out: Array) -> None:
     """What realm r's score pad takes from its kingdom alone (`scoring.breakdown`), into
     `out`: territory points, the largest territory, then the territories of each grid
@@ -624,7 +660,7 @@ def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, o
                 next_label += 1
 
 
-@jit_inline
+@bare_inline
 def pad_points(st: Array, r: int, kingdom: Array) -> int:
     """Realm r's score pad without its wealth, from `kingdom_pad`'s figures: territories,
     the Queen's crown on the largest territory, the buildings."""
@@ -640,7 +676,7 @@ def pad_points(st: Array, r: int, kingdom: Array) -> int:
     return int(points)
 
 
-@jit_inline
+@bare_inline
 def merge(
     grid: Array,
     r: int,
@@ -681,7 +717,7 @@ def merge(
     return size * crowned - old, size, count
 
 
-@jit_inline
+@bare_inline
 def placed_pad(
     grid: Array,
     cfg: Array,
@@ -697,7 +733,7 @@ def placed_pad(
 ) -> None:
     """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
     labels before (no new labels: only a pad without pending dominoes may use it)."""
-    out[: 2 + LAYERS - 1] = old[: 2 + LAYERS - 1]
+    copy_into(out, 0, old, 0, 2 + LAYERS - 1)
     t1, k1, t2, k2 = (
         dominoes[domino, 0],
         dominoes[domino, 1],
@@ -723,7 +759,7 @@ def placed_pad(
         out[2 + t] += 1 - count
 
 
-@jit_inline
+@bare_inline
 def placement_points(
     grid: Array,
     cfg: Array,
@@ -750,7 +786,7 @@ def placement_points(
     return gain + merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)[0]
 
 
-@jit_inline
+@bare_inline
 def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     """Whether realm r has dominoes pending once the acting domino is placed (`evaluate`):
     a claim in the line, or a domino after this turn's."""
@@ -765,7 +801,7 @@ def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     return pending
 
 
-@jit
+@bare
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -784,7 +820,7 @@ def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: An
     return int(memo[domino])
 
 
-@jit
+@bare
 def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> float:
     """`QueendominoHeuristics.evaluate`: the pad without its wealth, the coins at a third of
     a point, and the best gain of each domino the realm has claimed and not yet placed,
@@ -812,7 +848,7 @@ def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> f
     return float(value)
 
 
-@jit_inline
+@bare_inline
 def save_turn(st: Array, r: int, saved: Array) -> None:
     """What a placement or a knight changes in `st` (the phase, the turn, the squares
     knighted, realm r's fields), kept to be put back by `restore_turn`."""
@@ -820,19 +856,19 @@ def save_turn(st: Array, r: int, saved: Array) -> None:
     saved[1] = st[TURN]
     saved[2] = st[KNIGHTED]
     at = realm_at(r)
-    saved[3 : 3 + REALM_SIZE] = st[at : at + REALM_SIZE]
+    copy_into(saved, 3, st, at, REALM_SIZE)
 
 
-@jit_inline
+@bare_inline
 def restore_turn(st: Array, r: int, saved: Array) -> None:
     st[PHASE] = saved[0]
     st[TURN] = saved[1]
     st[KNIGHTED] = saved[2]
     at = realm_at(r)
-    st[at : at + REALM_SIZE] = saved[3 : 3 + REALM_SIZE]
+    copy_into(st, at, saved, 3, REALM_SIZE)
 
 
-@jit
+@bare
 def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float:
     """The best `evaluate` through TAX from `st` (at TAX), without playing it out: every
     end of the turn's knights differs only in the coins (a knight keeps the knights owned,
@@ -849,7 +885,7 @@ def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float
     return value
 
 
-@jit
+@bare
 def value_after(
     before: int, st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any
 ) -> float:
@@ -870,13 +906,13 @@ def value_after(
             n = 1
         best = NO_VALUE
         for i in range(n):
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             best = max(best, site_value(copy, kingdoms, tables, p, legal[i] - cfg[SITE_BASE], work))
         return best
     return evaluate(st, kingdoms, tables, p, work)
 
 
-@jit
+@bare
 def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: Any) -> float:
     """`evaluate` once the chosen building is on `cell` (st is changed; the kingdom is put
     back)."""
@@ -900,7 +936,7 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     return value
 
 
-@jit
+@bare
 def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
     action order broken by one uniform (drawn only for 2+ ties)."""
@@ -962,10 +998,10 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
             value = value_after(TAX, st, kingdoms, tables, p, 1, work)
             restore_turn(st, r, copy)
         elif phase == SITE:
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             value = site_value(copy, kingdoms, tables, p, action - cfg[SITE_BASE], work)
         else:
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             apply(copy, kingdoms, tables, action, work[7])
             value = value_after(phase, copy, kingdoms, tables, p, 1, work)
         if value > best:
@@ -979,7 +1015,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     return int(ties[0])
 
 
-@jit_inline
+@bare_inline
 def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
     u = uniform(rng)
@@ -1009,7 +1045,7 @@ def _make_work(cfg: Array, squares: int) -> Any:
 
 
 # -- playouts -----------------------------------------------------------------------------
-@jit
+@bare
 def play_out(
     st: Array,
     kingdoms: Any,
@@ -1041,7 +1077,7 @@ def play_out(
         apply(st, kingdoms, tables, action, work[7])
 
 
-@jit
+@bare
 def final_results(
     st: Array, kingdoms: Any, cfg: Array, work: Any, scores: Array, returns: Array
 ) -> None:
