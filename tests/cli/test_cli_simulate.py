@@ -42,6 +42,17 @@ KINGDOMS_COMPILED = (
     if importlib.util.find_spec("numba")
     else []
 )
+QUEENDOMINO_COMPILED = (
+    [
+        "queendomino compiled random 4-player games",
+        *(
+            f"queendomino compiled {policy} playouts (first 4-player decision)"
+            for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
+        ),
+    ]
+    if importlib.util.find_spec("numba")
+    else []
+)
 
 # The batched simulator's figures through the vector env (numba again).
 VECTOR_FIGURES = (
@@ -175,6 +186,7 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -
         "queendomino random 4-player games (simulate)",
         "queendomino full score pads",
         "queendomino Royal Wedding random 8-player games",
+        *QUEENDOMINO_COMPILED,
         *python_playouts("queendomino"),
         "kingdomino rl AEC observe + step (2 players)",
         "kingdomino engine steps, the same actions (2 players)",
