@@ -3,8 +3,9 @@ end, and the bots' four playout policies, move for move and draw for draw as the
 engine (rules.py) and `kingdomkit.bots.playouts` play them. Imported only by accelerator.py,
 only when numba is asked for.
 
-The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its placements,
-placing, territory labels and best gains are reused as they are), one per realm, with three
+The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its legal placements,
+placing and territory labels are reused as they are; its placement gain is mirrored inline,
+`merge`), one per realm, with three
 more row layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
 Kingdomino's grid keeps 6 for the castle; the castle is in the town layer, as in every
 terrain's, to connect), and the building sites (the castle is in that layer too, so that it
@@ -174,7 +175,7 @@ END_FIXED, END_PER_KNIGHT, END_PER_TOWER, END_SEPARATE = 1, 2, 3, 4
 # The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
 RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
 NO_VALUE = -1.0e300
-DEPTH = 3  # the longest look-ahead of a turn: a placement, then two knights
+DEPTH = 3  # scratch levels of a turn's look-ahead (a building, then its square)
 
 
 @bare_inline
