@@ -165,7 +165,8 @@ def test_depth_auto_plays_out_with_a_kernel_and_as_the_game_says_without() -> No
     for players, depth in ((2, 0), (3, None), (4, None)):
         queendomino = make_game("queendomino", {"players": players})
         search = Search(queendomino, 0, config, None)
-        assert (search.sim.depth, search.sim.policy_name) == (depth, "greedy")
+        played_out = None if compiled(queendomino) is not None else depth
+        assert (search.sim.depth, search.sim.policy_name) == (played_out, "greedy")
     kingdomino = make_game("kingdomino", {"players": 2})
     with_kernel = compiled(kingdomino) is not None
     assert Search(kingdomino, 0, config, None).sim.depth == (None if with_kernel else 0)
@@ -176,10 +177,16 @@ def test_depth_auto_plays_out_with_a_kernel_and_as_the_game_says_without() -> No
             make_bot(bad)
 
 
+@pytest.mark.parametrize("kernel", [False, True])
 def test_queendomino_leaves_are_playouts_with_four_players_and_forecasts_with_two(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, kernel: bool
 ) -> None:
-    for players, forecasts in ((4, False), (2, True)):
+    """In Python; with the compiled kernel, every leaf is a playout to the end."""
+    if not kernel:
+        monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
+    elif compiled(make_game("queendomino", {"players": 2})) is None:
+        pytest.skip("no compiled kernel here (the fast extra)")
+    for players, forecasts in ((4, False), (2, not kernel)):
         game = make_game("queendomino", {"players": players})
         calls: list[int] = []
 

@@ -75,7 +75,7 @@ def test_serve_says_which_engine_its_bots_play_on(
 ) -> None:
     monkeypatch.delenv("KINGDOMKIT_COMPILED", raising=False)
     out = serve_start(capsys, monkeypatch, tmp_path)
-    assert "bots play on the compiled kernel for kingdomino, kingdoms (numba)" in out
+    assert "bots play on the compiled kernel for kingdomino, kingdoms, queendomino (numba)" in out
     monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
     out = serve_start(capsys, monkeypatch, tmp_path)
     assert "bots play on the pure-Python engine (KINGDOMKIT_COMPILED=0" in out

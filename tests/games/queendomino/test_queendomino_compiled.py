@@ -292,3 +292,50 @@ def test_the_kernel_refuses_to_load_under_other_rules() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode != 0
     assert "mirrors rules version 2, not 3" in done.stderr
+
+
+def test_a_given_building_table(tmp_path: Any) -> None:
+    """A table with other effects (crowns, knights, towers, both ongoing bonuses, every
+    endgame kind) plays the same: the kernel reads the table it is given."""
+    from kingdomkit.games.queendomino.buildings import shipped_buildings
+
+    rows = [
+        "tile,name,crowns,immediate_knights,immediate_towers,immediate_status,ongoing,"
+        "ongoing_status,endgame,endgame_points,endgame_terrain"
+    ]
+    effects = [
+        "2,2,1,established,coin_per_knight,established,per_tower,2,",
+        "3,0,2,established,coin_per_tower,established,per_knight,1,",
+        "1,1,1,established,none,established,per_separate_territory,3,town",
+        "0,3,0,established,none,established,fixed,4,",
+    ]
+    for index, building in enumerate(shipped_buildings().buildings):
+        rows.append(f"{building.tile},{building.name},{effects[index % len(effects)]}")
+    table = tmp_path / "buildings.csv"
+    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    for players in (2, 4):
+        game = Queendomino({"players": players, "buildings": str(table)})
+        accelerator: Any = compiled(game)
+        assert accelerator is not None
+        rng = random.Random(players)
+        states: list[QueendominoState] = []
+
+        def keep(before: QueendominoState, _action: int, _after: QueendominoState) -> None:
+            states.append(before)  # noqa: B023  (used before the loop moves on)
+
+        final = random_playout(game, rng, on_step=keep)
+        states.append(final)
+        assert any(realm.towers for realm in final.realms)
+        decisions = [state for state in states if game.current_player(state) >= 0]
+        assert accelerator.legal_lists(decisions) == [game.legal_actions(s) for s in decisions]
+        moves_played = [game.legal_actions(state)[0] for state in decisions]
+        for arrays, state, action in zip(
+            accelerator.applied(decisions, moves_played), decisions, moves_played, strict=True
+        ):
+            assert_same_arrays(arrays, accelerator.state_arrays(game.apply(state, action)), action)
+        stream = SplitMix64(5)
+        expected = [greedy_action(game, state, stream) for state in decisions]
+        assert accelerator.greedy_actions(decisions, 5) == expected
+        scores, _ = accelerator.playouts(decisions[len(decisions) // 2], "greedy", 0, 0.25, 2, 9)
+        reference, _ = python_playouts(game, decisions[len(decisions) // 2], "greedy", 0, 2, 9)
+        assert [tuple(row) for row in scores] == reference

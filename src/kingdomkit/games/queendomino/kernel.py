@@ -3,8 +3,9 @@ end, and the bots' four playout policies, move for move and draw for draw as the
 engine (rules.py) and `kingdomkit.bots.playouts` play them. Imported only by accelerator.py,
 only when numba is asked for.
 
-The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its placements,
-placing, territory labels and best gains are reused as they are), one per realm, with three
+The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its legal placements,
+placing and territory labels are reused as they are; its placement gain is mirrored inline,
+`merge`), one per realm, with three
 more row layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
 Kingdomino's grid keeps 6 for the castle; the castle is in the town layer, as in every
 terrain's, to connect), and the building sites (the castle is in that layer too, so that it
@@ -36,6 +37,13 @@ u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristi
 (its float sum, in its order) through the rest of the turn as `turn_continues` says: a
 placement with its knights, a building with its square.
 
+Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
+which was three quarters of its time; a greedy placement is valued without being played
+through (the pad after it follows from the labels before it, the knights' best is the most
+coins), and a choice that cannot change the value is not looked through (a building without
+crowns is valued on one square, the Dragon is never worth its coin), each giving the values
+`evaluate` gives, as the differential tests check.
+
 Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
 Wedding and teams included). The rules version is checked at import: a rules change the
 kernel does not follow stops it loading. numba's disk cache checks only this file: after
@@ -45,8 +53,10 @@ changing Kingdomino's kernel, delete the numba files (*.nbi, *.nbc) of this pack
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
+import numba
 import numpy as np
 
 from kingdomkit.games.kingdomino import kernel as kk
@@ -62,7 +72,6 @@ from kingdomkit.games.kingdomino.kernel import (
     WIDTH,
     Array,
     jit,
-    jit_inline,
     popcount,
     trailing_zeros,
     uniform,
@@ -88,6 +97,26 @@ from kingdomkit.games.queendomino.state import (
     TOWERS,
     UNCLAIMED,
 )
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
+BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def bare(function: F) -> F:
+    """`jit` without numba's reference counting (NRT): the playouts' functions only read and
+    write the arrays they are given (none allocates, nor copies through a slice), and
+    counting the references of those, atomically at every call and every tuple item, was
+    three quarters of a playout's time (a profile). Only the entry points allocate."""
+    return cast(F, numba.njit(**BARE)(function))
+
+
+def bare_inline(function: F) -> F:
+    """`bare`, inlined into its callers by numba."""
+    return cast(F, numba.njit(inline="always", **BARE)(function))
+
 
 RULES_VERSION = 2  # the version of Queendomino's rules this kernel mirrors
 if Queendomino.version != RULES_VERSION:
@@ -146,16 +175,24 @@ END_FIXED, END_PER_KNIGHT, END_PER_TOWER, END_SEPARATE = 1, 2, 3, 4
 # The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
 RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
 NO_VALUE = -1.0e300
-DEPTH = 3  # the longest look-ahead of a turn: a placement, then two knights
+DEPTH = 3  # scratch levels of a turn's look-ahead (a building, then its square)
+
+
+@bare_inline
+def copy_into(target: Array, at: int, source: Array, start: int, count: int) -> None:
+    """target[at : at + count] = source[start : start + count], without the temporary copy
+    numba makes for a slice assignment (which would need its reference counting)."""
+    for k in range(count):
+        target[at + k] = source[start + k]
 
 
 # -- reading the state ---------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def realm_at(r: int) -> int:
     return REALM + REALM_SIZE * r
 
 
-@jit_inline
+@bare_inline
 def current_player(st: Array) -> int:
     """The player to act (only at decisions)."""
     phase = st[PHASE]
@@ -164,7 +201,7 @@ def current_player(st: Array) -> int:
     return int(st[PLACERS + st[TURN]])
 
 
-@jit_inline
+@bare_inline
 def grid_of(cell: int, cfg: Array) -> int:
     """The grid index of a geometry cell."""
     width = cfg[WIDTH]
@@ -172,7 +209,7 @@ def grid_of(cell: int, cfg: Array) -> int:
     return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
 
 
-@jit_inline
+@bare_inline
 def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     free = 0
     for i in range(1, cfg[SIDE] + 1):
@@ -180,13 +217,13 @@ def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     return free != 0
 
 
-@jit_inline
+@bare_inline
 def price(st: Array, r: int, space: int) -> int:
     """The Queen takes 1 off for her host (rules.py `price`)."""
     return max(0, space - 1) if st[QUEEN] == r else space
 
 
-@jit_inline
+@bare_inline
 def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     if not has_free_town(rows, r, cfg):
         return False
@@ -197,7 +234,7 @@ def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     return False
 
 
-@jit
+@bare
 def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Array) -> int:
     """The size of the territory of `terrain` holding grid square g (`scoring.territory_size`);
     `mark` is scratch: one grid of marks (all -1 between calls), then the queue."""
@@ -220,14 +257,14 @@ def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Arr
 
 
 # -- chance ------------------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def nth_bit(bits: int, k: int) -> int:
     for _ in range(k):
         bits &= bits - 1
     return trailing_zeros(bits)
 
 
-@jit_inline
+@bare_inline
 def sample_chance(st: Array, cfg: Array, u: float) -> int:
     """`Queendomino.sample_chance` from the uniform u."""
     phase = st[PHASE]
@@ -253,7 +290,7 @@ def sample_chance(st: Array, cfg: Array, u: float) -> int:
     return nth_bit(bits, int(u * popcount(bits)))
 
 
-@jit_inline
+@bare_inline
 def after_board(st: Array, cfg: Array) -> None:
     """The face-up top onto the cheapest empty space, then BOARD, DRAW or the last round
     (rules.py `_after_board`)."""
@@ -272,7 +309,7 @@ def after_board(st: Array, cfg: Array) -> None:
         st[TURN] = 0
 
 
-@jit_inline
+@bare_inline
 def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
     phase = st[PHASE]
     if phase == BOARD:
@@ -311,7 +348,7 @@ def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------------
-@jit_inline
+@bare_inline
 def end_turn(st: Array) -> None:
     if st[NLINE] > 0:
         st[PHASE] = CLAIM
@@ -320,7 +357,7 @@ def end_turn(st: Array) -> None:
     st[PHASE] = OVER if st[TURN] == st[NPLACING] else PLACE
 
 
-@jit_inline
+@bare_inline
 def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     """The first step from `phase` on in which the player to act has a choice (`_step`)."""
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
@@ -341,7 +378,7 @@ def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     end_turn(st)
 
 
-@jit_inline
+@bare_inline
 def claim(st: Array, cfg: Array, slot: int) -> None:
     """CLAIM (`_claim`): the king's domino; after the last king, the next round's set-up."""
     placers = st[NPLACING]
@@ -379,7 +416,7 @@ def claim(st: Array, cfg: Array, slot: int) -> None:
     after_board(st, cfg)
 
 
-@jit_inline
+@bare_inline
 def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     """PLACE (`_place`): the domino placed or discarded, then the next step."""
     rows, grid, crowns, info = kingdoms
@@ -408,11 +445,12 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     step(st, rows, cfg, TAX)
 
 
-@jit
-def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -> int:
+@bare
+def tax(
+    st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, square: int, mark: Array
+) -> int:
     """The coins a knight on `square` (0 or 1) of realm r's last domino collects
     (`Queendomino.tax`)."""
-    cfg, dominoes = tables
     at = realm_at(r)
     cell = st[at + LAST_CELL1 + square]
     terrain = dominoes[st[at + LAST_DOMINO], 2 * square]
@@ -422,7 +460,25 @@ def tax(st: Array, grid: Array, tables: Any, r: int, square: int, mark: Array) -
     return int(coins)
 
 
-@jit
+@bare
+def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: Array) -> int:
+    """The most coins realm r's knights can still collect this turn (at TAX): a knight on
+    each free square the guard can fill."""
+    first = -1
+    second = -1
+    for square in range(2):
+        if not st[KNIGHTED] >> square & 1:
+            coins = tax(st, grid, cfg, dominoes, r, square, mark)
+            if first < 0:
+                first = coins
+            else:
+                second = coins
+    if st[realm_at(r) + GUARD] >= 2 and second >= 0:
+        return first + second
+    return max(first, second)
+
+
+@bare
 def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """TAX (`_tax`): a knight from the guard collects its territory's size and the ongoing
     bonuses of the realm's buildings; or pass."""
@@ -434,14 +490,14 @@ def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) 
     square = action - cfg[KNIGHT_BASE]
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
     at = realm_at(r)
-    st[at + COINS] += tax(st, grid, tables, r, square, mark)
+    st[at + COINS] += tax(st, grid, cfg, tables[1], r, square, mark)
     st[at + GUARD] -= 1
     st[at + KNIGHTS_OUT] += 1
     st[KNIGHTED] |= 1 << square
     step(st, rows, cfg, TAX)
 
 
-@jit
+@bare
 def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     """SITE (`_site`): the chosen building on a free town square, with its effects."""
     rows, _, crowns, _ = kingdoms
@@ -493,7 +549,7 @@ def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     step(st, rows, cfg, DRAGON)
 
 
-@jit_inline
+@bare_inline
 def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """`Queendomino.apply`, decisions and chance outcomes, in place."""
     cfg = tables[0]
@@ -523,7 +579,7 @@ def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> No
         apply_chance(st, cfg, action)
 
 
-@jit_inline
+@bare_inline
 def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Array) -> int:
     """`Queendomino.legal_actions` into `out`, sorted; returns how many (0 at chance)."""
     rows, _, _, info = kingdoms
@@ -582,7 +638,7 @@ def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Arra
 
 
 # -- the score pad and the greedy value ---------------------------------------------------------
-@jit
+@bare
 def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, out: Array) -> None:
     """What realm r's score pad takes from its kingdom alone (`scoring.breakdown`), into
     `out`: territory points, the largest territory, then the territories of each grid
@@ -605,7 +661,7 @@ def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, o
                 next_label += 1
 
 
-@jit_inline
+@bare_inline
 def pad_points(st: Array, r: int, kingdom: Array) -> int:
     """Realm r's score pad without its wealth, from `kingdom_pad`'s figures: territories,
     the Queen's crown on the largest territory, the buildings."""
@@ -621,7 +677,132 @@ def pad_points(st: Array, r: int, kingdom: Array) -> int:
     return int(points)
 
 
-@jit
+@bare_inline
+def merge(
+    grid: Array,
+    r: int,
+    g: int,
+    t: int,
+    k: int,
+    gw: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+    other: int,
+    other_crowns: int,
+) -> tuple[int, int, int]:
+    """New squares of terrain t on g (and on `other` if >= 0) in realm r's labelled kingdom
+    (Kingdomino's `square_gain`): the territory points they add, the size of the territory
+    they make, and how many old territories it swallows."""
+    size = 1 if other < 0 else 2
+    crowned = k + other_crowns
+    old = 0
+    count = 0
+    for square in range(2):
+        h = g if square == 0 else other
+        if h < 0:
+            break
+        for n in (h + 1, h - 1, h + gw, h - gw):
+            if grid[r, n] == t:
+                index = labels[n]
+                new = True
+                for j in range(count):
+                    if seen[j] == index:
+                        new = False
+                if new:
+                    seen[count] = index
+                    count += 1
+                    size += terr[0, index]
+                    crowned += terr[1, index]
+                    old += terr[0, index] * terr[1, index]
+    return size * crowned - old, size, count
+
+
+@bare_inline
+def placed_pad(
+    grid: Array,
+    cfg: Array,
+    dominoes: Array,
+    r: int,
+    code: int,
+    domino: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+    old: Array,
+    out: Array,
+) -> None:
+    """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
+    labels before (no new labels: only a pad without pending dominoes may use it)."""
+    copy_into(out, 0, old, 0, 2 + LAYERS - 1)
+    t1, k1, t2, k2 = (
+        dominoes[domino, 0],
+        dominoes[domino, 1],
+        dominoes[domino, 2],
+        dominoes[domino, 3],
+    )
+    col1, row1, col2, row2 = kk.decode(code, cfg)
+    gw = cfg[GRID_WIDTH]
+    g1 = (row1 + 1) * gw + col1 + 1
+    g2 = (row2 + 1) * gw + col2 + 1
+    for square in range(1 if t1 == t2 else 2):
+        if t1 == t2:
+            gain, size, count = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)
+            t = t1
+        elif square == 0:
+            gain, size, count = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, -1, 0)
+            t = t1
+        else:
+            gain, size, count = merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)
+            t = t2
+        out[0] += gain
+        out[1] = max(out[1], size)
+        out[2 + t] += 1 - count
+
+
+@bare_inline
+def placement_points(
+    grid: Array,
+    cfg: Array,
+    dominoes: Array,
+    r: int,
+    code: int,
+    domino: int,
+    labels: Array,
+    terr: Array,
+    seen: Array,
+) -> int:
+    """The territory points `domino` placed by `code` adds to realm r's labelled kingdom
+    (Kingdomino's `placement_gain`, which has no Middle Kingdom here), inlined: its calls
+    would pass their arrays' references, which costs more than the sums."""
+    t1, k1 = dominoes[domino, 0], dominoes[domino, 1]
+    t2, k2 = dominoes[domino, 2], dominoes[domino, 3]
+    col1, row1, col2, row2 = kk.decode(code, cfg)
+    gw = cfg[GRID_WIDTH]
+    g1 = (row1 + 1) * gw + col1 + 1
+    g2 = (row2 + 1) * gw + col2 + 1
+    if t1 == t2:
+        return merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)[0]
+    gain = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, -1, 0)[0]
+    return gain + merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)[0]
+
+
+@bare_inline
+def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
+    """Whether realm r has dominoes pending once the acting domino is placed (`evaluate`):
+    a claim in the line, or a domino after this turn's."""
+    pending = False
+    for i in range(st[NLINE]):
+        owner = st[CLAIMS + i]
+        if owner >= 0 and cfg[REALM_OF + owner] == r:
+            pending = True
+    for j in range(st[TURN] + 1, st[NPLACING]):
+        if cfg[REALM_OF + st[PLACERS + j]] == r:
+            pending = True
+    return pending
+
+
+@bare
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -630,13 +811,17 @@ def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: An
     if memo[domino] < 0:
         rows, grid, _, info = kingdoms
         cfg, dominoes = tables
-        memo[domino] = kk.best_gain(
-            rows, grid, info, r, domino, dominoes, cfg, work[0], work[2], work[3], work[4], work[6]
-        )
+        codes, labels, terr, seen = work[2], work[3], work[4], work[6]
+        count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
+        best = 0
+        for i in range(count):
+            gain = placement_points(grid, cfg, dominoes, r, codes[i], domino, labels, terr, seen)
+            best = max(best, gain)
+        memo[domino] = best
     return int(memo[domino])
 
 
-@jit
+@bare
 def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> float:
     """`QueendominoHeuristics.evaluate`: the pad without its wealth, the coins at a third of
     a point, and the best gain of each domino the realm has claimed and not yet placed,
@@ -664,7 +849,7 @@ def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> f
     return float(value)
 
 
-@jit_inline
+@bare_inline
 def save_turn(st: Array, r: int, saved: Array) -> None:
     """What a placement or a knight changes in `st` (the phase, the turn, the squares
     knighted, realm r's fields), kept to be put back by `restore_turn`."""
@@ -672,19 +857,19 @@ def save_turn(st: Array, r: int, saved: Array) -> None:
     saved[1] = st[TURN]
     saved[2] = st[KNIGHTED]
     at = realm_at(r)
-    saved[3 : 3 + REALM_SIZE] = st[at : at + REALM_SIZE]
+    copy_into(saved, 3, st, at, REALM_SIZE)
 
 
-@jit_inline
+@bare_inline
 def restore_turn(st: Array, r: int, saved: Array) -> None:
     st[PHASE] = saved[0]
     st[TURN] = saved[1]
     st[KNIGHTED] = saved[2]
     at = realm_at(r)
-    st[at : at + REALM_SIZE] = saved[3 : 3 + REALM_SIZE]
+    copy_into(st, at, saved, 3, REALM_SIZE)
 
 
-@jit
+@bare
 def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float:
     """The best `evaluate` through TAX from `st` (at TAX), without playing it out: every
     end of the turn's knights differs only in the coins (a knight keeps the knights owned,
@@ -693,20 +878,7 @@ def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float
     a knight on each free square the guard can fill, the richest first."""
     r = tables[0][REALM_OF + p]
     at = realm_at(r)
-    grid = kingdoms[1]
-    mark = work[7]
-    first = -1
-    second = -1
-    for square in range(2):
-        if not st[KNIGHTED] >> square & 1:
-            coins = tax(st, grid, tables, r, square, mark)
-            if first < 0:
-                first = coins
-            else:
-                second = coins
-    gained = max(first, second)
-    if st[at + GUARD] >= 2 and second >= 0:
-        gained = first + second
+    gained = most_tax(st, kingdoms[1], tables[0], tables[1], r, work[7])
     saved = st[at + COINS]
     st[at + COINS] = saved + gained
     value = evaluate(st, kingdoms, tables, p, work)
@@ -714,7 +886,7 @@ def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float
     return value
 
 
-@jit
+@bare
 def value_after(
     before: int, st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any
 ) -> float:
@@ -735,13 +907,13 @@ def value_after(
             n = 1
         best = NO_VALUE
         for i in range(n):
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             best = max(best, site_value(copy, kingdoms, tables, p, legal[i] - cfg[SITE_BASE], work))
         return best
     return evaluate(st, kingdoms, tables, p, work)
 
 
-@jit
+@bare
 def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: Any) -> float:
     """`evaluate` once the chosen building is on `cell` (st is changed; the kingdom is put
     back)."""
@@ -752,16 +924,20 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     old = crowns[r, g]
     width = cfg[WIDTH]
     row = cell // width
+    # A building without crowns changes nothing of the kingdom that `evaluate` reads.
+    crowned = cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] != 0
     site_action(st, kingdoms, cfg, cell)
-    work[5][:] = -1
+    if crowned:
+        work[5][:] = -1
     value = evaluate(st, kingdoms, tables, p, work)
     crowns[r, g] = old
     rows[r, SITES, row + 1] &= ~(1 << (cell - row * width))
-    work[5][:] = -1
+    if crowned:
+        work[5][:] = -1
     return value
 
 
-@jit
+@bare
 def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
     action order broken by one uniform (drawn only for 2+ ties)."""
@@ -785,6 +961,14 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     tied = 0
     if phase in (PLACE, TAX):
         save_turn(st, r, copy)
+    memo = work[5]
+    quick = False
+    before = work[11][0]
+    after = work[11][1]
+    if phase == PLACE and not pending_after_place(st, cfg, r):
+        # No gains to find after the placement: its pad follows from the one before.
+        quick = True
+        kingdom_pad(kingdoms, cfg, r, work[3], work[4], before)
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
@@ -793,9 +977,21 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
             domino = st[PLACING + st[TURN]]
             for k in range(4):
                 box[k] = info[r, k]
-            place_action(st, kingdoms, tables, action)
-            work[5][:] = -1
-            value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
+            if quick:
+                # `evaluate` without pending dominoes, through the knights (`tax_value`),
+                # with as few calls as can be: each passes its arrays' references.
+                placed_pad(
+                    grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+                )
+                place_action(st, kingdoms, tables, action)
+                coins = st[realm_at(r) + COINS]
+                if st[PHASE] == TAX:
+                    coins += most_tax(st, grid, cfg, dominoes, r, work[7])
+                value = float(pad_points(st, r, after) + coins / 3)
+            else:
+                memo[:] = -1
+                place_action(st, kingdoms, tables, action)
+                value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
             kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
             restore_turn(st, r, copy)
         elif phase == TAX:
@@ -803,10 +999,10 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
             value = value_after(TAX, st, kingdoms, tables, p, 1, work)
             restore_turn(st, r, copy)
         elif phase == SITE:
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             value = site_value(copy, kingdoms, tables, p, action - cfg[SITE_BASE], work)
         else:
-            copy[:] = st
+            copy_into(copy, 0, st, 0, STATE_SIZE)
             apply(copy, kingdoms, tables, action, work[7])
             value = value_after(phase, copy, kingdoms, tables, p, 1, work)
         if value > best:
@@ -820,7 +1016,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     return int(ties[0])
 
 
-@jit_inline
+@bare_inline
 def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
     u = uniform(rng)
@@ -850,7 +1046,7 @@ def _make_work(cfg: Array, squares: int) -> Any:
 
 
 # -- playouts -----------------------------------------------------------------------------
-@jit
+@bare
 def play_out(
     st: Array,
     kingdoms: Any,
@@ -882,7 +1078,7 @@ def play_out(
         apply(st, kingdoms, tables, action, work[7])
 
 
-@jit
+@bare
 def final_results(
     st: Array, kingdoms: Any, cfg: Array, work: Any, scores: Array, returns: Array
 ) -> None:
