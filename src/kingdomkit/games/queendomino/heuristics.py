@@ -23,9 +23,11 @@ PREMIUM_TURNS = 4
 
 
 # The analyst of hints and reviews by player count, and its thresholds (bots/grading.py; the
-# measurements are in docs/bots.md, "How sure the analyst is").
+# measurements are in docs/bots.md, "How sure the analyst is"). With 2 players they were
+# measured with the forecast at new positions: `depth=0` keeps it so now that the compiled
+# kernel would play them out (not yet measured that way).
 GRADINGS = {
-    2: Grading("mcts:playouts=600", 1.0, 2.0),
+    2: Grading("mcts:playouts=600:depth=0", 1.0, 2.0),
     3: Grading("mcts:playouts=60", 5.5, 11.0),
     4: Grading("mcts:playouts=60", 8.5, 17.0),
     # 5 to 8 players (Queendomino with Kingdomino): not measured, the 4-player grading
