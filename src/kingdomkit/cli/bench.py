@@ -139,6 +139,44 @@ def playout_benchmarks(game: Game[Any], quick: bool) -> list[Benchmark]:
     return benchmarks
 
 
+def compiled_playout_benchmarks(
+    game: Game[Any],
+    accelerator: Any,
+    games: int,
+    playouts: Mapping[str, int],
+    targets: tuple[float | None, float | None],
+) -> list[Benchmark]:
+    """A compiled kernel's figures (a game's `playouts` capability, bots/compiled.py): whole
+    random games from the start, then each policy's playouts from the same first decision as
+    `playout_benchmarks`, so that a run compares the two like for like. Each timed run is
+    one kernel call, `games` games or `playouts[policy]` playouts; `targets` are those of
+    the random games and of the greedy playouts."""
+    start = first_decision(game)
+    player = game.current_player(start)
+    where = f"first {game.num_players}-player decision"
+    games_target, greedy_target = targets
+
+    def random_games() -> int:
+        accelerator.random_games(games, 1)
+        return games
+
+    def policy_playouts(policy: str) -> Benchmark:
+        count = playouts[policy]
+
+        def work() -> int:
+            accelerator.playouts(start, policy, player, 0.25, count, 1)
+            return count
+
+        name = f"{game.name} compiled {policy} playouts ({where})"
+        return Benchmark(name, "playouts", work, greedy_target if policy == "greedy" else None)
+
+    name = f"{game.name} compiled random {game.num_players}-player games"
+    return [
+        Benchmark(name, "games", random_games, games_target),
+        *(policy_playouts(policy) for policy in POLICIES),
+    ]
+
+
 RL_ENV = "kingdomino rl AEC observe + step (2 players)"
 RL_ENGINE = "kingdomino engine steps, the same actions (2 players)"
 

@@ -18,8 +18,9 @@ from typing import Any
 
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES
+from kingdomkit.cli.bench import compiled_playout_benchmarks
 from kingdomkit.core.benchmark import Benchmark
-from kingdomkit.core.driver import chance_rng, random_playout
+from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.rules import Kingdoms, KingdomsState
 
@@ -60,7 +61,11 @@ def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
     benchmarks = [Benchmark("kingdoms whole-board epoch scorings", "boards", score_boards, None)]
     accelerator = compiled(game)
     if accelerator is not None:
-        benchmarks += compiled_kernels(game, accelerator, passes)
+        games = 500 * passes  # each timed run one kernel call of a tenth of a second or more
+        counts = {"random": games, "player-greedy": 20 * passes}
+        playouts = {policy: counts.get(policy, 10 * passes) for policy in POLICIES}
+        targets = (COMPILED_GAMES_TARGET, COMPILED_GREEDY_TARGET)
+        benchmarks += compiled_playout_benchmarks(game, accelerator, games, playouts, targets)
         benchmarks += vector_benchmarks(20 if passes == 1 else 400)
     return benchmarks
 
@@ -106,41 +111,3 @@ def vector_benchmarks(steps: int) -> list[Benchmark]:
         name = f"kingdoms vector env steps, {label} ({players} players, {VECTOR_GAMES} games)"
         benchmarks.append(Benchmark(name, "steps", work, VECTOR_TARGET))
     return benchmarks
-
-
-def first_decision(game: Kingdoms) -> KingdomsState:
-    """The state of the first decision, chance drawn as `kingdomkit bench` draws it."""
-    rng = chance_rng(0)
-    state = game.initial_state()
-    while game.current_player(state) < 0:
-        state = game.apply(state, game.sample_chance(state, rng))
-    return state
-
-
-def compiled_kernels(game: Kingdoms, accelerator: Any, passes: int) -> list[Benchmark]:
-    """Whole random games and each policy's playouts, each timed run one kernel call sized
-    to last a tenth of a second or more at full size."""
-    start = first_decision(game)
-    player = game.current_player(start)
-    games = 500 * passes
-
-    def random_games() -> int:
-        accelerator.random_games(games, 1)
-        return games
-
-    def policy_playouts(policy: str, count: int) -> Benchmark:
-        def work() -> int:
-            accelerator.playouts(start, policy, player, 0.25, count, 1)
-            return count
-
-        name = f"kingdoms compiled {policy} playouts (first 4-player decision)"
-        target = COMPILED_GREEDY_TARGET if policy == "greedy" else None
-        return Benchmark(name, "playouts", work, target)
-
-    counts = {"random": games, "player-greedy": 20 * passes}
-    return [
-        Benchmark(
-            "kingdoms compiled random 4-player games", "games", random_games, COMPILED_GAMES_TARGET
-        ),
-        *(policy_playouts(policy, counts.get(policy, 10 * passes)) for policy in POLICIES),
-    ]

@@ -18,11 +18,12 @@ from typing import Any
 
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES
+from kingdomkit.cli.bench import compiled_playout_benchmarks
 from kingdomkit.core.benchmark import Benchmark
-from kingdomkit.core.driver import chance_rng, random_playout
+from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.queendomino import scoring
-from kingdomkit.games.queendomino.rules import Queendomino, QueendominoState
+from kingdomkit.games.queendomino.rules import Queendomino
 
 PROTOCOL_OPTIONS: Mapping[str, Any] = {"players": 4}
 # A third of Kingdomino's 1,691 random 4-player games per second.
@@ -64,46 +65,9 @@ def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
     ]
     accelerator = compiled(game)
     if accelerator is not None:
-        benchmarks += compiled_kernels(game, accelerator, passes)
+        games = 300 * passes  # each timed run one kernel call of a tenth of a second or more
+        counts = {"random": games, "player-greedy": 30 * passes}
+        playouts = {policy: counts.get(policy, 15 * passes) for policy in POLICIES}
+        targets = (COMPILED_GAMES_TARGET, COMPILED_GREEDY_TARGET)
+        benchmarks += compiled_playout_benchmarks(game, accelerator, games, playouts, targets)
     return benchmarks
-
-
-def first_decision(game: Queendomino) -> QueendominoState:
-    """The state of the first decision, chance drawn as `kingdomkit bench` draws it."""
-    rng = chance_rng(0)
-    state = game.initial_state()
-    while game.current_player(state) < 0:
-        state = game.apply(state, game.sample_chance(state, rng))
-    return state
-
-
-def compiled_kernels(game: Queendomino, accelerator: Any, passes: int) -> list[Benchmark]:
-    """Whole random games and each policy's playouts, each timed run one kernel call sized
-    to last a tenth of a second or more at full size."""
-    start = first_decision(game)
-    player = game.current_player(start)
-    games = 300 * passes
-
-    def random_games() -> int:
-        accelerator.random_games(games, 1)
-        return games
-
-    def policy_playouts(policy: str, count: int) -> Benchmark:
-        def work() -> int:
-            accelerator.playouts(start, policy, player, 0.25, count, 1)
-            return count
-
-        name = f"queendomino compiled {policy} playouts (first 4-player decision)"
-        target = COMPILED_GREEDY_TARGET if policy == "greedy" else None
-        return Benchmark(name, "playouts", work, target)
-
-    counts = {"random": games, "player-greedy": 30 * passes}
-    return [
-        Benchmark(
-            "queendomino compiled random 4-player games",
-            "games",
-            random_games,
-            COMPILED_GAMES_TARGET,
-        ),
-        *(policy_playouts(policy, counts.get(policy, 15 * passes)) for policy in POLICIES),
-    ]
