@@ -18,12 +18,12 @@ Versions: 1, the first (Kingdomino rules version 1; every option, dynasty includ
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.compiled import policy_code
-from kingdomkit.core.rng import MASK64
+from kingdomkit.bots.kernel_playouts import Floats, KernelPlayouts
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
@@ -32,10 +32,9 @@ from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
 from kingdomkit.games.kingdomino.state import UNCLAIMED
 
 Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 
 
-class KingdominoAccelerator:
+class KingdominoAccelerator(KernelPlayouts):
     """The compiled kernel bound to one configured game (its tables made once)."""
 
     def __init__(self, game: Kingdomino) -> None:
@@ -115,40 +114,18 @@ class KingdominoAccelerator:
         return (st, *self.kingdom_arrays(state.kingdoms))
 
     # -- playouts ------------------------------------------------------------------------------
-    def playouts(
+    def _play(
         self,
-        state: KingdominoState,
-        policy: str,
-        player: int,
-        epsilon: float,
-        count: int,
-        seed: int,
-    ) -> tuple[Floats, Floats]:
-        """`count` playouts from `state` with `policy` (`player` the searching player, for
-        player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
-        and win shares, as `game.scores` and `game.returns` of each final state."""
-        code = policy_code(policy, epsilon)  # the kernel's code (playouts.py)
-        return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
-
-    def random_games(self, count: int, seed: int) -> Floats:
-        """Scores of `count` whole random games from the initial state (one stream)."""
-        return self._run(self._initial, kp.RANDOM, 0, 0.0, count, seed)[0]
-
-    def _run(
-        self,
-        arrays: tuple[Ints, Ints, Ints, Ints, Ints],
+        arrays: Any,
         policy: int,
         player: int,
         epsilon: float,
-        count: int,
-        seed: int,
-    ) -> tuple[Floats, Floats]:
-        scores = np.zeros((count, self.players), np.float64)
-        returns = np.zeros((count, self.players), np.float64)
-        stream = np.array([seed & MASK64], np.uint64)
+        stream: Any,
+        scores: Floats,
+        returns: Floats,
+    ) -> None:
         tables = (self.config, self.dominoes, self.orders)
-        kp.playouts(arrays, tables, policy, player, float(epsilon), stream, scores, returns)
-        return scores, returns
+        kp.playouts(arrays, tables, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests and benchmarks) --------------------------------------------------
     def placement_lists(

@@ -18,12 +18,12 @@ Versions: 1, the first (Kingdoms rules version 1; every option).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.compiled import policy_code
-from kingdomkit.core.rng import MASK64
+from kingdomkit.bots.kernel_playouts import Floats, KernelPlayouts
 from kingdomkit.games.kingdoms import kernel as kn
 from kingdomkit.games.kingdoms.actions import NUM_ACTIONS
 from kingdomkit.games.kingdoms.board import EMPTY, IS_RESOURCE, SPACES, TILE_VALUES
@@ -32,10 +32,9 @@ from kingdomkit.games.kingdoms.state import KingdomsState
 from kingdomkit.games.kingdoms.tiles import DRG, FULL_SUPPLY, GLD, MTN, RANKS, TYPES, WIZ
 
 Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 
 
-class KingdomsAccelerator:
+class KingdomsAccelerator(KernelPlayouts):
     """The compiled kernel bound to one configured game (its table made once)."""
 
     def __init__(self, game: Kingdoms) -> None:
@@ -104,33 +103,17 @@ class KingdomsAccelerator:
         )
 
     # -- playouts ------------------------------------------------------------------------------
-    def playouts(
+    def _play(
         self,
-        state: KingdomsState,
-        policy: str,
+        arrays: Any,
+        policy: int,
         player: int,
         epsilon: float,
-        count: int,
-        seed: int,
-    ) -> tuple[Floats, Floats]:
-        """`count` playouts from `state` with `policy` (`player` the searching player, for
-        player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
-        and win shares, as `game.scores` and `game.returns` of each final state."""
-        code = policy_code(policy, epsilon)  # the kernel's code (kernel.py)
-        return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
-
-    def random_games(self, count: int, seed: int) -> Floats:
-        """Scores of `count` whole random games from the initial state (one stream)."""
-        return self._run(self._initial, kn.RANDOM, 0, 0.0, count, seed)[0]
-
-    def _run(
-        self, st: Ints, policy: int, player: int, epsilon: float, count: int, seed: int
-    ) -> tuple[Floats, Floats]:
-        scores = np.zeros((count, self.players), np.float64)
-        returns = np.zeros((count, self.players), np.float64)
-        stream = np.array([seed & MASK64], np.uint64)
-        kn.playouts(st, self.config, policy, player, float(epsilon), stream, scores, returns)
-        return scores, returns
+        stream: Any,
+        scores: Floats,
+        returns: Floats,
+    ) -> None:
+        kn.playouts(arrays, self.config, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests) -----------------------------------------------------------------
     def legal_lists(self, states: Sequence[KingdomsState]) -> list[tuple[int, ...]]:

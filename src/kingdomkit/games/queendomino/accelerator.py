@@ -18,11 +18,12 @@ Versions: 1, the first (Queendomino rules version 2; every option).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.compiled import policy_code
+from kingdomkit.bots.kernel_playouts import Floats, KernelPlayouts
 from kingdomkit.core.rng import MASK64
 from kingdomkit.games.kingdomino import kernel as kk
 from kingdomkit.games.queendomino import kernel as kn
@@ -33,7 +34,6 @@ from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import QueendominoState, Realm
 
 Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 Arrays = tuple[Ints, Ints, Ints, Ints, Ints]
 
 
@@ -42,7 +42,7 @@ def kernel_terrain(terrain: int) -> int:
     return kn.TOWN if terrain == TOWN_TERRAIN else terrain
 
 
-class QueendominoAccelerator:
+class QueendominoAccelerator(KernelPlayouts):
     """The compiled kernel bound to one configured game (its tables made once)."""
 
     def __init__(self, game: Queendomino) -> None:
@@ -190,33 +190,17 @@ class QueendominoAccelerator:
         return self.config, self.dominoes
 
     # -- playouts ------------------------------------------------------------------------------
-    def playouts(
+    def _play(
         self,
-        state: QueendominoState,
-        policy: str,
+        arrays: Any,
+        policy: int,
         player: int,
         epsilon: float,
-        count: int,
-        seed: int,
-    ) -> tuple[Floats, Floats]:
-        """`count` playouts from `state` with `policy` (`player` the searching player, for
-        player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
-        and win shares, as `game.scores` and `game.returns` of each final state."""
-        code = policy_code(policy, epsilon)  # the kernel's code (kernel.py)
-        return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
-
-    def random_games(self, count: int, seed: int) -> Floats:
-        """Scores of `count` whole random games from the initial state (one stream)."""
-        return self._run(self._initial, kn.RANDOM, 0, 0.0, count, seed)[0]
-
-    def _run(
-        self, arrays: Arrays, policy: int, player: int, epsilon: float, count: int, seed: int
-    ) -> tuple[Floats, Floats]:
-        scores = np.zeros((count, self.players), np.float64)
-        returns = np.zeros((count, self.players), np.float64)
-        stream = np.array([seed & MASK64], np.uint64)
-        kn.playouts(arrays, self.tables, policy, player, float(epsilon), stream, scores, returns)
-        return scores, returns
+        stream: Any,
+        scores: Floats,
+        returns: Floats,
+    ) -> None:
+        kn.playouts(arrays, self.tables, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests) -----------------------------------------------------------------
     def legal_lists(self, states: Sequence[QueendominoState]) -> list[tuple[int, ...]]:

@@ -1,0 +1,65 @@
+"""What every compiled accelerator's playouts share (the `playouts` capability's
+`CompiledPlayouts`, bots/compiled.py): the policy's code, the result arrays and the stream of
+uniforms around one call of the game's kernel. Imported only by the games' accelerators, which
+need numpy and numba anyway.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kingdomkit.bots.compiled import policy_code
+from kingdomkit.core.rng import MASK64
+
+Floats = npt.NDArray[np.float64]
+
+
+class KernelPlayouts:
+    """`playouts` and `random_games` over a kernel; a game's accelerator sets `players` and
+    `_initial` (the initial state's arrays) and says how a state becomes its kernel's arrays
+    (`state_arrays`) and how its kernel plays (`_play`)."""
+
+    players: int
+    _initial: Any
+
+    def state_arrays(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def _play(
+        self,
+        arrays: Any,
+        policy: int,
+        player: int,
+        epsilon: float,
+        stream: Any,
+        scores: Floats,
+        returns: Floats,
+    ) -> None:
+        """The kernel's `playouts(arrays, tables, policy, player, epsilon, stream, scores,
+        returns)` with this game's tables."""
+        raise NotImplementedError
+
+    def playouts(
+        self, state: Any, policy: str, player: int, epsilon: float, count: int, seed: int
+    ) -> tuple[Floats, Floats]:
+        """`count` playouts from `state` with `policy` (`player` the searching player, for
+        player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
+        and win shares, as `game.scores` and `game.returns` of each final state."""
+        code = policy_code(policy, epsilon)  # the kernels number policies alike
+        return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
+
+    def random_games(self, count: int, seed: int) -> Floats:
+        """Scores of `count` whole random games from the initial state (one stream)."""
+        return self._run(self._initial, policy_code("random", 0.0), 0, 0.0, count, seed)[0]
+
+    def _run(
+        self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int
+    ) -> tuple[Floats, Floats]:
+        scores = np.zeros((count, self.players), np.float64)
+        returns = np.zeros((count, self.players), np.float64)
+        stream = np.array([seed & MASK64], np.uint64)
+        self._play(arrays, policy, player, float(epsilon), stream, scores, returns)
+        return scores, returns
