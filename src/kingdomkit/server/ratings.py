@@ -14,6 +14,7 @@ import math
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from kingdomkit.core.sides import side_of, win_shares
@@ -49,6 +50,24 @@ def elo_changes(
     return changes
 
 
+def locked_ratings(session: Session, uids: list[int], game: str) -> dict[int, RatingRow]:
+    """The rating rows of `uids` (sorted) in `game`, made at START where missing, and locked
+    in that order until the transaction ends. Two games that end at once with an account in
+    common then take turns (on PostgreSQL; SQLite has one writer) instead of the later one
+    writing over the other's change or the two waiting on each other for ever."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    new = [{"user_id": uid, "game": game, "rating": START, "games": 0} for uid in uids]
+    session.execute(insert(RatingRow).values(new).on_conflict_do_nothing())
+    rows = session.scalars(
+        select(RatingRow)
+        .where(RatingRow.game == game, RatingRow.user_id.in_(uids))
+        .order_by(RatingRow.user_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)  # as committed, not as this session saw it
+    )
+    return {row.user_id: row for row in rows}
+
+
 def user_id(holder: str | None) -> int | None:
     if holder is None or not holder.startswith(USER_PREFIX):
         return None
@@ -67,13 +86,8 @@ def rate(session: Session, table: LiveTable) -> list[dict[str, int]]:
     uids = {uid for uid, _ in accounts}
     if len({side[seat] for _, seat in accounts}) < 2 or len(accounts) != len(uids):
         return []  # no two accounts on different sides, or one account in two seats
-    rows = []
-    for uid, _ in accounts:
-        row = session.get(RatingRow, (uid, table.game_name))
-        if row is None:
-            row = RatingRow(user_id=uid, game=table.game_name, rating=START, games=0)
-            session.add(row)
-        rows.append(row)
+    locked = locked_ratings(session, sorted(uids), table.game_name)
+    rows = [locked[uid] for uid, _ in accounts]
     changes = elo_changes(
         [row.rating for row in rows],
         [shares[seat] for _, seat in accounts],

@@ -195,11 +195,13 @@ class Store:
 
     def save_seat(self, table: LiveTable, seat: Seat) -> None:
         with self._session() as session, session.begin():
+            # the table's row first, as a move locks it (`append`): the seat's row first would
+            # let a seat change and a move on a clocked table each wait for the other's lock
+            self._changed(session, table)
             row = session.get(SeatRow, (table.id, seat.index))
             assert row is not None
             row.kind, row.bot, row.name, row.holder = seat.kind, seat.bot, seat.name, seat.holder
             row.stand_in = seat.stand_in
-            self._changed(session, table)
             if table.status == RUNNING:
                 session.execute(
                     update(TableRow)
@@ -435,14 +437,11 @@ class Store:
     def adopt(self, old: str, new: str) -> None:
         """Every seat held by identity `old` is now held by `new` (a guest who signs in)."""
         with self._session() as session, session.begin():
-            changed = set()
-            for row in session.scalars(select(SeatRow).where(SeatRow.holder == old)):
-                row.holder = new
-                changed.add(row.table_id)
-            for row in session.scalars(select(SeatRow).where(SeatRow.reserved == old)):
-                row.reserved = new
-                changed.add(row.table_id)
-            for table_id in sorted(changed):
+            # the tables' rows first, in order, then the seats': the order a move locks them
+            held = select(SeatRow.table_id).where(
+                (SeatRow.holder == old) | (SeatRow.reserved == old)
+            )
+            for table_id in sorted(set(session.scalars(held))):
                 changes = session.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id)
@@ -450,6 +449,8 @@ class Store:
                     .returning(TableRow.changes)
                 ).scalar()
                 self.tell(session, "table", table_id, changes)
+            session.execute(update(SeatRow).where(SeatRow.holder == old).values(holder=new))
+            session.execute(update(SeatRow).where(SeatRow.reserved == old).values(reserved=new))
 
     def leaderboard(self, game: str) -> list[dict[str, object]]:
         with self._session() as session:
