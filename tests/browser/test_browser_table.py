@@ -309,3 +309,27 @@ def test_the_turn_signals_are_settings_kept_in_the_browser(
     assert page.evaluate("localStorage.getItem('kingdomkit:turn-notify')") == "no"
     assert refused.errors == []
     refused.close()
+
+
+def test_the_maker_cancels_an_open_table_and_its_players_are_told(
+    browser: Browser, server: ServeProcess
+) -> None:
+    ann, bob = Person(browser), Person(browser, PHONE)
+    made = ann.new_table(server, [{"kind": "human"}] * 3, options={"players": 3})
+    bob.page.goto(f"{server.url}/t/{made['table']}?invite={made['invitations'][0]['token']}")
+    bob.wait("() => !$('name-ask').hidden")
+    bob.page.locator("#me-name").press_sequentially("Bob", delay=50)
+    bob.wait("() => view && view.you === 1")
+    assert bob.page.locator("#cancel-table").is_hidden()  # only the maker may
+    ann.wait("() => view.seats[1].taken")
+    assert ann.page.locator("#cancel-table").is_visible()
+    ann.page.once("dialog", lambda dialog: dialog.accept())
+    ann.page.click("#cancel-table")
+    ann.page.wait_for_selector("#missing:not([hidden])")
+    assert "You cancelled this table" in ann.page.inner_text("#missing-why")
+    bob.page.wait_for_selector("#missing:not([hidden])")
+    assert "The player who made this table cancelled it" in bob.page.inner_text("#missing-why")
+    assert bob.page.locator("#missing a[href='/']").is_visible()
+    assert not ann.errors and not bob.errors, ann.errors + bob.errors
+    ann.close()
+    bob.close()

@@ -535,3 +535,32 @@ def test_a_worker_needs_postgresql() -> None:
     )
     assert done.returncode == 2
     assert "PostgreSQL" in done.stderr
+
+
+def test_a_table_cancelled_on_one_process_is_gone_on_the_other(cluster: Cluster) -> None:
+    """Ann made a table on process A that waits for a third player; Bob, seated, has it open
+    on process B. When she cancels it on A, B forgets it and tells Bob's page why."""
+
+    async def scenario() -> None:
+        ann, bob = Person("Ann", cluster.serves[0]), Person("Bob", cluster.serves[1])
+        seats = [{"kind": "human"}] * 3
+        body = {"game": "kingdomino", "options": {"players": 3}, "seats": seats, "name": "Ann"}
+        made = await ann.http.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        ann.table = bob.table = made.json()["table"]
+        joined = await bob.http.post(f"/api/tables/{bob.table}/join", json={"name": "Bob"})
+        assert joined.status_code == 200, joined.text
+        await bob.connect()
+        try:
+            cancelled = await ann.http.delete(f"/api/tables/{ann.table}")
+            assert cancelled.status_code == 200, cancelled.text
+            async with asyncio.timeout(WAIT):
+                while (message := json.loads(await bob.socket.recv()))["type"] != "gone":
+                    pass
+            assert "cancelled it before its game began" in message["detail"]
+            assert (await bob.http.get(f"/api/tables/{bob.table}")).status_code == 404
+        finally:
+            await ann.close()
+            await bob.close()
+
+    asyncio.run(scenario())

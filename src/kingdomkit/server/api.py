@@ -329,6 +329,14 @@ async def view(request: Request, table_id: str) -> dict[str, Any]:
     return seen if kept is None else {**seen, "kept": kept}
 
 
+@play.delete("/{table_id}")
+async def cancel(request: Request, table_id: str) -> dict[str, Any]:
+    """Cancel a table you made that still waits for players: it is deleted (no move was
+    played on it), and the pages open on it are told why."""
+    await tables_of(request).cancel(table_id, request.session.get("id"))
+    return {"cancelled": table_id}
+
+
 @play.get("/{table_id}/components")
 async def components(request: Request, table_id: str) -> dict[str, Any]:
     """The box of the table's game (dominoes, buildings or tiles, the board's frame), for

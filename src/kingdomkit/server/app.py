@@ -115,6 +115,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         tables.metrics = app.state.metrics = Metrics(tables)
         app.state.health = Health(engine, config.health_timeout)
         limits = config.limits
+        background.append(asyncio.create_task(tables.keep_tidy(limits.open_table_minutes)))
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine, store.tell)
         tables.ended = app.state.sessions.forget

@@ -52,6 +52,9 @@ class Limits:
     address_tables_per_minute: int = _limit(30, "tables created per address per minute")
     open_tables: int = _limit(10, "unfinished tables created by one identity")
     address_open_tables: int = _limit(50, "unfinished tables created from one address")
+    open_table_minutes: int = _limit(
+        24 * 60, "minutes an open table waits for its players before it is withdrawn (0: no limit)"
+    )
     bot_tables: int = _limit(2, "running tables of bots only per account (guests: none)")
     uploads_per_hour: int = _limit(30, "records uploaded per identity per hour")
     address_uploads_per_hour: int = _limit(100, "records uploaded per address per hour")
@@ -235,7 +238,8 @@ class Guard:
                 )
         if len(mine) >= limits.open_tables:
             raise LimitedError(
-                f"you have {len(mine)} unfinished tables, the most allowed (finish one first)",
+                f"you have {len(mine)} unfinished tables, the most allowed (finish one, or cancel"
+                " one still waiting for players)",
                 AT_ONCE_RETRY,
             )
         ids = {i for i in self.tables_from.pop(at, ()) if i in live and not live[i].finished}

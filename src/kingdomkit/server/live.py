@@ -331,6 +331,7 @@ class LiveTable:
             "status": self.status,
             "seats": [s.public() for s in self.seats],
             "you": seat,
+            "maker": self.seat_of(self.owner),  # who may cancel it while it waits for players
             "to_act": to_act if to_act >= 0 else None,
             **self._position(seat, self._choosing(seat)),
             "log": self.decisions[-LOG_LENGTH:],

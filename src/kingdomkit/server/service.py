@@ -23,6 +23,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kingdomkit.bots.levels import LEVELS
@@ -38,6 +39,7 @@ from kingdomkit.server.live import (
     FINISHED,
     HUMAN,
     NO_CLOCK,
+    OPEN,
     RUNNING,
     STAND_IN,
     Clock,
@@ -77,6 +79,13 @@ KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is re
 # own, declared with the grades' thresholds by its heuristics' `grading` (a fixed number of
 # playouts: the same answer on any machine); a spec here is used for every game instead.
 ANALYST: str | None = None
+# Why a table is gone (withdrawn before its game began), as its open pages are told.
+GONE = {
+    "cancelled": "The player who made this table cancelled it before its game began.",
+    "unplayed": "Nobody took this table's free seats in time, so it was withdrawn before its"
+    " game began.",
+}
+TIDY_SECONDS = 300.0  # at most this between looks for open tables that waited too long
 
 
 def catch_up(table: LiveTable, changed: Changed) -> None:
@@ -219,11 +228,11 @@ class Tables:
             if lock is not None and not lock.locked():
                 del self.locks[old.id]
 
-    async def _write(self, work: Callable[..., None], *args: Any) -> None:
+    async def _write(self, work: Callable[..., T], *args: Any) -> T:
         """Run a database write on the one writer thread: writes queue in order instead of
         contending for the database's lock (SQLite sleeps and retries when it is taken)."""
         with self.metrics.writing(work.__name__):
-            await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
+            return await asyncio.get_running_loop().run_in_executor(self.writer, work, *args)
 
     async def settled(self, table_id: str) -> LiveTable:
         """The table once no change of it is being committed, for views: a reader is never
@@ -513,6 +522,75 @@ class Tables:
             )
         return sorted(rows, key=lambda row: (row["you"] is None, not row["your_turn"]))
 
+    async def cancel(self, table_id: str, holder: str | None) -> None:
+        """Withdraw an open table at the asking of the person who made it: nobody has played
+        on it yet, and it no longer counts against their limit of unfinished tables."""
+        await self._retried(lambda: self._cancel(table_id, holder))
+
+    async def _cancel(self, table_id: str, holder: str | None) -> None:
+        await self.get(table_id)
+        async with self.lock(table_id):
+            table = await self.current(table_id)
+            if holder is None or table.owner != holder:
+                raise RefusedError(403, "only the player who made this table can cancel it")
+            if table.status != OPEN:
+                over = "is over" if table.finished else "has begun"
+                raise RefusedError(
+                    409, f"the game {over}: only a table still waiting for players can be cancelled"
+                )
+            await self._withdraw(table, "cancelled")
+
+    async def withdraw_unplayed(self, minutes: int) -> int:
+        """Withdraw the open tables made more than `minutes` ago (their free seats still
+        untaken); how many."""
+        before = datetime.now(UTC) - timedelta(minutes=minutes)
+        withdrawn = 0
+        for table_id in await asyncio.to_thread(self.store.open_since, before):
+            with contextlib.suppress(RefusedError, StaleError):  # gone, or taken meanwhile
+                await self.get(table_id)
+                async with self.lock(table_id):
+                    table = await self.current(table_id)
+                    if table.status == OPEN:
+                        await self._withdraw(table, "unplayed")
+                        withdrawn += 1
+        return withdrawn
+
+    async def keep_tidy(self, minutes: int) -> None:
+        """Withdraw the open tables that waited `minutes` for their players, looking every
+        tenth of that (at most every TIDY_SECONDS); 0: never."""
+        if minutes <= 0:
+            return
+        while True:
+            try:
+                withdrawn = await self.withdraw_unplayed(minutes)
+                if withdrawn:
+                    log.info(
+                        "withdrew %d open tables nobody joined in %d minutes", withdrawn, minutes
+                    )
+            except Exception:
+                log.exception("could not withdraw the open tables that waited too long")
+            await asyncio.sleep(min(TIDY_SECONDS, minutes * 6.0))
+
+    async def _withdraw(self, table: LiveTable, why: str) -> None:
+        """Delete open `table` (call under its lock) and tell its pages why."""
+        try:
+            unlinked = await self._write(self.store.withdraw, table, why)
+        except BaseException:
+            self.live.pop(table.id, None)  # reload from what is stored
+            raise
+        await self._gone(table.id, why, [old for old, _ in unlinked])
+
+    async def _gone(self, table_id: str, why: str, unlinked: Sequence[str]) -> None:
+        """Forget a withdrawn table, tell its pages why, and show the finished tables whose
+        rematch it was (now with none) as stored."""
+        self.live.pop(table_id, None)
+        self.hub.tell(table_id, {"type": "gone", "detail": GONE.get(why, GONE["cancelled"])})
+        for old in unlinked:
+            self.live.pop(old, None)
+            if old in self.hub.connections:
+                with contextlib.suppress(RefusedError):
+                    await self.hub.broadcast(await self.settled(old))
+
     async def counted(self, holder: str) -> Mapping[str, LiveTable]:
         """The tables the limits on unfinished tables count for `holder`: those in memory,
         and on a shared database those of `holder` that other processes made too."""
@@ -753,6 +831,8 @@ class Tables:
             if self.ended is not None:
                 self.ended(parts[0])
             await self.hub.close_session(parts[0])
+        elif kind == "gone" and origin != self.store.origin:
+            await self._gone(parts[0], parts[1], [])
         elif kind == "advice":
             event = self.advice.get((parts[0], int(parts[1])))
             if event is not None:

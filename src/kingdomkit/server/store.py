@@ -16,7 +16,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, String, Table, case, func, insert, literal, or_, select, update
+from sqlalchemy import (
+    Engine,
+    String,
+    Table,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy import cast as cast_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
@@ -26,6 +38,7 @@ from kingdomkit.server.live import (
     BOT,
     FINISHED,
     HUMAN,
+    OPEN,
     RUNNING,
     Clock,
     LiveTable,
@@ -451,6 +464,42 @@ class Store:
                 self.tell(session, "table", table_id, changes)
             session.execute(update(SeatRow).where(SeatRow.holder == old).values(holder=new))
             session.execute(update(SeatRow).where(SeatRow.reserved == old).values(reserved=new))
+
+    def withdraw(self, table: LiveTable, why: str) -> list[tuple[str, int]]:
+        """Delete open `table` and all of it (nobody has played on it: its creator cancelled
+        it, or nobody came); the finished tables whose rematch it was, unlinked, with their
+        new change counts. On a shared database, StaleError if another process changed it
+        since it was loaded (a last seat may just have been taken there)."""
+        with self._session() as session, session.begin():
+            row = TABLES.c
+            found = select(row.id).where(row.id == table.id)
+            if self.shared:
+                found = found.where(row.changes == table.changes).with_for_update()
+            if session.execute(found).scalar() is None:
+                raise StaleError(table.id)
+            for model in (ChatRow, AdviceRow, ActionRow, SeatRow):
+                session.execute(delete(model).where(model.table_id == table.id))
+            unlinked = session.execute(
+                update(TABLES)
+                .where(row.rematch == table.id)
+                .values(rematch=None, rematch_by=None, changes=row.changes + 1)
+                .returning(row.id, row.changes)
+            ).all()
+            session.execute(delete(TABLES).where(row.id == table.id))
+            self.tell(session, "gone", table.id, why)
+            for old, changes in unlinked:
+                self.tell(session, "table", old, changes)
+            return [(old, changes) for old, changes in unlinked]
+
+    def open_since(self, before: datetime) -> list[str]:
+        """The open tables made before `before` (oldest first)."""
+        with self._session() as session:
+            query = (
+                select(TableRow.id)
+                .where(TableRow.status == OPEN, TableRow.created_at < before)
+                .order_by(TableRow.created_at)
+            )
+            return list(session.scalars(query))
 
     def leaderboard(self, game: str) -> list[dict[str, object]]:
         with self._session() as session:

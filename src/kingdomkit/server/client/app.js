@@ -60,6 +60,7 @@ function render() {
   $("turn").textContent = turnText();
   KKP.signals.turn(view, myTurn());
   $("invitations").hidden = view.status !== "open" || !$("invitation-list").children.length;
+  $("cancel-box").hidden = !(view.status === "open" && view.you !== null && view.you !== undefined && view.you === view.maker);
   if (view.you !== null && view.you !== undefined) askName(""); // seated (the socket may say so first)
   KKP.clock.update(view, nameOf);
   renderSeats();
@@ -447,6 +448,21 @@ function showMissing(error) {
   if (error.status !== 404) $("missing-why").textContent = error.message;
 }
 
+/** The table was cancelled or withdrawn before its game began: the page says why. */
+function showGone(detail) {
+  if (socket) { socket.onclose = null; socket.close(); socket = null; }
+  view = null;
+  showMissing({ status: 410, message: detail });
+}
+
+async function cancelTable() {
+  if (!confirm("Cancel this table? Its seats and invitations end, and the players who joined are told.")) return;
+  try {
+    await api("DELETE", `/api/tables/${tableId}`);
+    showGone("You cancelled this table before its game began.");
+  } catch (e) { showError(e.message); }
+}
+
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -460,6 +476,7 @@ function connect() {
     const message = parseJSON(event.data);
     if (message.type === "view") { view = message.view; render(); }
     else if (message.type === "chat") KKP.chat.add(message.message);
+    else if (message.type === "gone") showGone(message.detail);
     else if (message.type === "error") { sent = null; showError(sentence(message.detail)); refresh(); }
   };
   mine.onclose = (event) => {
@@ -494,6 +511,7 @@ async function showTable(id) {
     }
   }
   KK.ensureDefs();
+  $("cancel-table").addEventListener("click", cancelTable);
   $("text-toggle").addEventListener("click", () => {
     showText = !showText;
     localStorage.setItem("kingdomkit:text-board", showText ? "yes" : "no");
