@@ -28,10 +28,12 @@ import httpx2
 import psycopg
 import pytest
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 from kingdomkit.server.database import conninfo
 from postgres import PostgresServer
 from serving import START_SECONDS, ServeProcess, kill, stop
+from system import free_port
 
 # The worker notices a dead one quickly here: heartbeats every 0.5 s, stalled after 3 s.
 FAST_JOBS = ("--job-heartbeat", "0.5", "--job-stalled", "3", "--job-sweep", "1")
@@ -50,11 +52,12 @@ class WorkerProcess:
         self.database = database
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
+        self.more: tuple[str, ...] = ()  # more flags
 
     def start(self) -> None:
         command = [sys.executable, "-m", "kingdomkit", "worker", "--database", self.database]
         command += ["--bot-workers", "1", "--analysis-workers", "1", *FAST_JOBS]
-        command += ["--analyst", "mcts:playouts=8"]
+        command += ["--analyst", "mcts:playouts=8", *self.more]
         self.process = subprocess.Popen(command, env={**os.environ, **self.env})
 
     def kill(self) -> None:
@@ -537,6 +540,20 @@ def test_a_worker_needs_postgresql() -> None:
     assert "PostgreSQL" in done.stderr
 
 
+def test_a_worker_refuses_a_metrics_port_that_is_none() -> None:
+    database = "postgresql+psycopg://nobody@127.0.0.1:1/none"  # never reached
+    command = [sys.executable, "-m", "kingdomkit", "worker", "--database", database]
+    done = subprocess.run(
+        [*command, "--metrics-port", "70000"],
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+    assert done.returncode == 2
+    assert "--metrics-port is a port from 1 to 65535, not 70000" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_table_cancelled_on_one_process_is_gone_on_the_other(cluster: Cluster) -> None:
     """Ann made a table on process A that waits for a third player; Bob, seated, has it open
     on process B. When she cancels it on A, B forgets it and tells Bob's page why."""
@@ -564,3 +581,48 @@ def test_a_table_cancelled_on_one_process_is_gone_on_the_other(cluster: Cluster)
             await bob.close()
 
     asyncio.run(scenario())
+
+
+def test_a_worker_reports_its_jobs_to_prometheus(postgres: PostgresServer, tmp_path: Path) -> None:
+    """`kingdomkit worker --metrics-port`: the bot moves it played, counted and timed, and
+    the queues, in Prometheus' text format on loopback."""
+    cluster = Cluster(postgres, tmp_path)
+    port = free_port()
+    cluster.worker.more = ("--metrics-port", str(port))
+    cluster.start()
+
+    async def scenario() -> None:
+        ann = Person("Ann", cluster.serves[0])
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        made = await ann.http.post("/api/tables", json={"game": "kingdomino", "seats": seats})
+        assert made.status_code == 201, made.text
+        ann.table = made.json()["table"]
+        await ann.connect()
+        try:
+            await play_on([ann], random.Random(5), until=lambda view: view["decisions"] >= 6)
+        finally:
+            await ann.close()
+
+    try:
+        asyncio.run(scenario())
+        deadline = time.monotonic() + WAIT
+        while True:
+            try:
+                page = httpx2.get(f"http://127.0.0.1:{port}/metrics", timeout=10)
+                break
+            except httpx2.TransportError:
+                assert time.monotonic() < deadline, "the worker's metrics never answered"
+                time.sleep(0.2)
+        samples = {
+            (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(page.text)
+            for sample in family.samples
+        }
+        played = samples[("kingdomkit_jobs_run_total", (("outcome", "done"), ("task", "play")))]
+        assert played >= 3  # the bot's moves among the first six decisions
+        assert samples[("kingdomkit_job_seconds_count", (("task", "play"),))] == played
+        assert ("kingdomkit_jobs_waiting", (("queue", "play"),)) in samples
+        assert any(name == "kingdomkit_info" for name, _ in samples)
+        assert any(name == "process_cpu_seconds_total" for name, _ in samples)
+    finally:
+        cluster.stop()

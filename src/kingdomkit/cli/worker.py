@@ -35,6 +35,21 @@ def add_parser(subparsers: Any) -> None:
         help="the bot spec making hints and reviews for every game (default"
         " $KINGDOMKIT_ANALYST, else each game's own, as docs/bots.md grades them)",
     )
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics (the jobs run, their times, the queues) on this port"
+        " (default: none)",
+    )
+    parser.add_argument(
+        "--metrics-address",
+        default="127.0.0.1",
+        metavar="HOST",
+        help="the address the metrics are served on (default 127.0.0.1; they have no token:"
+        " open them wider only behind a firewall)",
+    )
     serve_workers.add_arguments(parser, only=serve_workers.JOBS)
     parser.set_defaults(run=run)
 
@@ -45,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         from kingdomkit.server.bots import analyst_bot
         from kingdomkit.server.database import open_engine
         from kingdomkit.server.jobs import Jobs
+        from kingdomkit.server.metrics import JobMetrics, QueueCollector, process_registry
         from kingdomkit.server.store import Store
     except ImportError as missing:
         raise ServeError(
@@ -67,9 +83,28 @@ def run(args: argparse.Namespace) -> int:
         except (KingdomkitError, TypeError) as error:
             raise ServeError(f"--analyst {analyst!r}: {error}") from None
 
+    port = args.metrics_port
+    if port is not None and not 1 <= port <= 65535:
+        raise ServeError(f"--metrics-port is a port from 1 to 65535, not {port}")
+
     async def work() -> None:
         jobs = Jobs(database, Store(open_engine(database)), analyst)
         await jobs.open()
+        if port is not None:
+            from prometheus_client import start_http_server
+
+            registry = process_registry()
+            jobs.metrics = JobMetrics(registry)
+            registry.register(QueueCollector(jobs.waiting_now))
+            try:
+                start_http_server(port, args.metrics_address, registry)
+            except OSError as error:
+                raise ServeError(
+                    f"cannot serve metrics on {args.metrics_address}:{port}: {error.strerror}"
+                ) from None
+            print(
+                f"kingdomkit: metrics on http://{args.metrics_address}:{port}/metrics", flush=True
+            )
         task = asyncio.current_task()
         assert task is not None
         loop = asyncio.get_running_loop()

@@ -113,6 +113,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             if config.bot_workers or config.analysis_workers:
                 background.append(asyncio.create_task(jobs.work(config.worker)))
         tables.metrics = app.state.metrics = Metrics(tables)
+        if jobs is not None:
+            jobs.metrics = app.state.metrics.jobs
         app.state.health = Health(engine, config.health_timeout)
         limits = config.limits
         background.append(asyncio.create_task(tables.keep_tidy(limits.open_table_minutes)))

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -38,6 +40,7 @@ from sqlalchemy import text
 from kingdomkit.server.bots import TIMEOUT_BOT, BotPool, choose, hint, review
 from kingdomkit.server.database import conninfo
 from kingdomkit.server.live import BOT, CLOCK, HUMAN, STAND_IN, LiveTable
+from kingdomkit.server.metrics import JobRecorder
 from kingdomkit.server.store import StaleError, Store
 
 log = logging.getLogger("kingdomkit.jobs")
@@ -70,11 +73,22 @@ class Jobs:
         self.analyst = analyst or os.environ.get(ANALYST_ENV) or None
         connector = procrastinate.PsycopgConnector(conninfo=conninfo(url), min_size=1)
         self.app = procrastinate.App(connector=connector)
-        self.app.task(name="play", queue=PLAY)(self._play)
-        self.app.task(name="clock", queue=PLAY)(self._clock)
-        self.app.task(name="hint", queue=ANALYSIS)(self._hint)
-        self.app.task(name="review", queue=ANALYSIS)(self._review)
+        self.metrics = JobRecorder()  # a serve process's or a worker's JobMetrics
+        self.app.task(name="play", queue=PLAY)(self._measured("play", self._play))
+        self.app.task(name="clock", queue=PLAY)(self._measured("clock", self._clock))
+        self.app.task(name="hint", queue=ANALYSIS)(self._measured("hint", self._hint))
+        self.app.task(name="review", queue=ANALYSIS)(self._measured("review", self._review))
         self.pools: dict[str, BotPool] = {}
+
+    def _measured(self, task: str, run: Callable[..., Awaitable[None]]) -> Callable[..., Any]:
+        """`run` as a job, counted and timed in `metrics` (read when the job runs)."""
+
+        @functools.wraps(run)
+        async def job(**kwargs: Any) -> None:
+            with self.metrics.job(task):
+                await run(**kwargs)
+
+        return job
 
     async def open(self) -> None:
         await self.app.open_async()
@@ -133,6 +147,10 @@ class Jobs:
 
     async def waiting(self) -> dict[str, tuple[int, float]]:
         """Per queue: the jobs due and not started, and the age in seconds of the oldest."""
+        return await asyncio.to_thread(self.waiting_now)
+
+    def waiting_now(self) -> dict[str, tuple[int, float]]:
+        """`waiting`, on the calling thread (a worker's metrics, scraped on a thread)."""
         found = {PLAY: (0, 0.0), ANALYSIS: (0, 0.0)}
         query = text(
             "SELECT j.queue_name, count(DISTINCT j.id),"
@@ -142,8 +160,7 @@ class Jobs:
             " WHERE j.status = 'todo' AND (j.scheduled_at IS NULL OR j.scheduled_at <= now())"
             " GROUP BY j.queue_name"
         )
-        rows = await asyncio.to_thread(self._rows, query)
-        for queue, count, age in rows:
+        for queue, count, age in self._rows(query):
             found[queue] = (int(count), float(age or 0.0))
         return found
 

@@ -20,7 +20,14 @@ The metrics (docs/server.md says what each means):
     kingdomkit_commit_seconds{write}            a database write, from asking to commit
     kingdomkit_jobs_waiting{queue}              bot jobs waiting for a worker, per lane
     kingdomkit_jobs_oldest_age_seconds{queue}   how long the oldest of them has waited
+    kingdomkit_jobs_run_total{task, outcome}    jobs this process ran (PostgreSQL): play, clock,
+                                                hint, review; done or failed
+    kingdomkit_job_seconds{task}                how long each took
     process_*                                   CPU, memory, open files (prometheus_client)
+
+`kingdomkit worker` has no web app: `--metrics-port` serves its own registry (the jobs' lines,
+the queues, kingdomkit_info, process_*) on 127.0.0.1 (`--metrics-address` to open it wider,
+behind a firewall: it has no token).
 """
 
 from __future__ import annotations
@@ -29,9 +36,9 @@ import asyncio
 import logging
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
@@ -61,6 +68,8 @@ log = logging.getLogger("kingdomkit.server")
 HEALTH_TIMEOUT = 2.0  # seconds /health waits for the database (--health-timeout)
 # Commits take about a millisecond on a local database; the buckets reach the seconds of one
 # that waits for a lock or a disk.
+# A job is a bot's move (milliseconds to the expert's seconds), a hint or a whole review.
+JOB_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900)
 COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10)
 # A request that came through a proxy is not a client on loopback, even when the proxy is.
 FORWARDING_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip")
@@ -80,18 +89,89 @@ class Recorder:
         return nullcontext()
 
 
+class JobRecorder:
+    """Around each job a process runs; this one notes nothing (no registry given)."""
+
+    def job(self, task: str) -> AbstractContextManager[Any]:
+        return nullcontext()
+
+
+class JobMetrics(JobRecorder):
+    """The jobs a process ran and how long each took, in `registry` (the serve process's,
+    or a worker's own)."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self.run = Counter(
+            "kingdomkit_jobs_run",
+            "jobs this process ran (bot moves, clock time-outs, hints, reviews)",
+            ["task", "outcome"],
+            registry=registry,
+        )
+        self.seconds = Histogram(
+            "kingdomkit_job_seconds",
+            "how long a job this process ran took, from its start to its end",
+            ["task"],
+            buckets=JOB_BUCKETS,
+            registry=registry,
+        )
+
+    @contextmanager
+    def job(self, task: str) -> Iterator[None]:
+        with self.seconds.labels(task).time():
+            try:
+                yield
+            except Exception:
+                self.run.labels(task, "failed").inc()
+                raise
+        self.run.labels(task, "done").inc()
+
+
+def process_registry() -> CollectorRegistry:
+    """A registry with kingdomkit_info (this process's id, kingdomkit's version) and the
+    process's CPU, memory and open files."""
+    registry = CollectorRegistry(auto_describe=True)
+    info = Gauge(
+        "kingdomkit_info",
+        "1, labelled with this process's id and kingdomkit's version",
+        ["pid", "version"],
+        registry=registry,
+    )
+    info.labels(str(os.getpid()), __version__).set(1)
+    ProcessCollector(registry=registry)
+    return registry
+
+
+class QueueCollector(Collector):
+    """The job queues' waiting jobs and the age of the oldest, read when scraped."""
+
+    def __init__(self, waiting: Callable[[], dict[str, tuple[int, float]]]) -> None:
+        self.waiting = waiting
+
+    def collect(self) -> Iterator[Metric]:
+        yield from queue_families(self.waiting())
+
+
+def queue_families(found: dict[str, tuple[int, float]]) -> Iterator[Metric]:
+    waiting = GaugeMetricFamily(
+        "kingdomkit_jobs_waiting", "bot jobs waiting for a worker", labels=["queue"]
+    )
+    oldest = GaugeMetricFamily(
+        "kingdomkit_jobs_oldest_age_seconds",
+        "seconds the oldest waiting job has waited (0: none waits)",
+        labels=["queue"],
+    )
+    for queue, (count, age) in sorted(found.items()):
+        waiting.add_metric([queue], count)
+        oldest.add_metric([queue], age)
+    yield waiting
+    yield oldest
+
+
 class Metrics(Recorder):
     """The app's registry: counters the service updates, and what is read at each scrape."""
 
     def __init__(self, tables: Tables) -> None:
-        self.registry = CollectorRegistry(auto_describe=True)
-        info = Gauge(
-            "kingdomkit_info",
-            "1, labelled with this server process's id and kingdomkit's version",
-            ["pid", "version"],
-            registry=self.registry,
-        )
-        info.labels(str(os.getpid()), __version__).set(1)
+        self.registry = process_registry()
         self.actions = Counter(
             "kingdomkit_actions",
             "moves committed at this process's tables (people's, bots', time-outs')",
@@ -110,7 +190,7 @@ class Metrics(Recorder):
         self.by_write: dict[str, Histogram] = {}
         self.state = StateCollector(tables)
         self.registry.register(self.state)
-        ProcessCollector(registry=self.registry)
+        self.jobs = JobMetrics(self.registry)  # the jobs of its own workers (PostgreSQL)
 
     def accepted(self, game: str) -> None:
         counter = self.by_game.get(game)
@@ -157,19 +237,7 @@ class StateCollector(Collector):
             "WebSockets closed for reading their views too slowly",
             value=hub.dropped,
         )
-        waiting = GaugeMetricFamily(
-            "kingdomkit_jobs_waiting", "bot jobs waiting for a worker", labels=["queue"]
-        )
-        oldest = GaugeMetricFamily(
-            "kingdomkit_jobs_oldest_age_seconds",
-            "seconds the oldest waiting job has waited (0: none waits)",
-            labels=["queue"],
-        )
-        for queue, (count, age) in sorted(self.waiting.items()):
-            waiting.add_metric([queue], count)
-            oldest.add_metric([queue], age)
-        yield waiting
-        yield oldest
+        yield from queue_families(self.waiting)
 
 
 class Health:
