@@ -207,6 +207,9 @@ def test_compose_has_the_services_the_page_describes() -> None:
     serve = services["serve"]
     assert serve["deploy"]["replicas"] >= 2
     assert "KINGDOMKIT_SECRET" in serve["environment"]  # one key for every process
+    # one count of each visitor's requests for every replica
+    assert serve["environment"]["KINGDOMKIT_RATE_STORAGE"] == "redis://redis:6379/0"
+    assert "redis" in services
     assert "/health" in " ".join(serve["healthcheck"]["test"])
     assert "ports" not in serve  # reached through nginx only
     assert f"./{NGINX_CONF.name}:/etc/nginx/nginx.conf:ro" in services["nginx"]["volumes"]
@@ -223,7 +226,7 @@ def test_env_example_names_every_variable_compose_reads_and_env_is_never_committ
 def test_every_image_is_an_official_one_named_without_a_registry() -> None:
     images = [s["image"] for s in compose()["services"].values() if "image" in s]
     images += re.findall(r"^FROM\s+(\S+)", DOCKERFILE.read_text(), re.MULTILINE)
-    assert len(images) == 3
+    assert len(images) == 4  # postgres, redis, nginx; python in the Dockerfile
     for image in images:
         assert "/" not in image and ":" in image, f"{image}: an official image, with a tag"
     assert "python:3.11-slim" in images

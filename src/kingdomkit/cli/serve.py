@@ -30,6 +30,7 @@ DATABASE_ENV = "KINGDOMKIT_DATABASE"
 ORIGINS_ENV = "KINGDOMKIT_ORIGINS"  # comma-separated, like repeated --origin
 PROXIES_ENV = "KINGDOMKIT_TRUSTED_PROXIES"
 METRICS_TOKEN_ENV = "KINGDOMKIT_METRICS_TOKEN"
+RATE_STORAGE_ENV = "KINGDOMKIT_RATE_STORAGE"
 METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
@@ -83,6 +84,13 @@ def add_parser(subparsers: Any) -> None:
         help="lets clients not on loopback read /metrics with `Authorization: Bearer TOKEN` "
         f"({METRICS_TOKEN_ENV}); default: /metrics answers loopback only",
     )
+    parser.add_argument(
+        "--rate-storage",
+        default=None,
+        metavar="URI",
+        help="where the rate limits are counted: memory:// (this process) or a Redis every"
+        f" serve process shares, redis://host:6379/0 ({RATE_STORAGE_ENV}; default memory://)",
+    )
     limits.add_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -133,10 +141,12 @@ def bot_engine_line() -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
+        from limits.errors import ConfigurationError
 
         from kingdomkit.server.app import ServerConfig, create_app
         from kingdomkit.server.database import default_url
         from kingdomkit.server.guard import is_loopback, normal_origin
+        from kingdomkit.server.rates import MEMORY, Rates
     except ImportError as missing:
         raise ServeError(
             f"the web platform needs the web extra ({missing.name} is missing): "
@@ -155,6 +165,19 @@ def run(args: argparse.Namespace) -> int:
     if metrics_token is not None and len(metrics_token) < METRICS_TOKEN_LEAST:
         raise ServeError(f"the metrics token has at least {METRICS_TOKEN_LEAST} characters")
     origins = args.origin or [o for o in os.environ.get(ORIGINS_ENV, "").split(",") if o.strip()]
+    rate_storage = args.rate_storage or os.environ.get(RATE_STORAGE_ENV) or MEMORY
+    try:
+        rates = Rates(rate_storage)
+    except (ConfigurationError, ValueError) as error:
+        shown = rate_storage.partition(":")[0] + "://..."  # never the rest: it may hold a password
+        why = str(error).replace(rate_storage, shown)
+        raise ServeError(f"the rate storage {shown} cannot be used: {why}") from None
+    if not rates.check():
+        print(
+            f"kingdomkit: warning: the rate storage ({rate_storage.partition(':')[0]}://...) does"
+            " not answer: each process counts the rate limits itself until it does",
+            flush=True,
+        )
     try:
         config = ServerConfig(
             database,
@@ -164,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
             local_only=is_loopback(args.host),
             limits=limits.from_arguments(args, os.environ),
             metrics_token=metrics_token,
+            rates=rates,
             **workers,
         )
     except ValueError as error:

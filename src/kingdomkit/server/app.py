@@ -28,6 +28,7 @@ from kingdomkit.server.jobs import Jobs, WorkerSettings
 from kingdomkit.server.limits import BodyLimit, Guard, Limits
 from kingdomkit.server.live import RefusedError
 from kingdomkit.server.metrics import HEALTH_TIMEOUT, Health, Metrics, monitoring
+from kingdomkit.server.rates import Rates
 from kingdomkit.server.scheduler import Scheduler
 from kingdomkit.server.service import Tables
 from kingdomkit.server.sessions import EndedSessions, Sessions
@@ -89,6 +90,7 @@ class ServerConfig:
 
     health_timeout: float = HEALTH_TIMEOUT  # seconds /health waits for the database
     metrics_token: str | None = None  # lets clients not on loopback read /metrics
+    rates: Rates | None = None  # where rate limits are counted (None: this process's memory)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -151,7 +153,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     # The last added is the outermost: the WebSocket's transport noted, headers on every
     # answer, the origin check and the body's size before anything is read, then the cookie,
     # then whether its signed-in session still lives.
-    app.state.guard = Guard(config.limits)
+    app.state.guard = Guard(config.limits, config.rates)
     app.state.metrics_token = config.metrics_token
     app.add_middleware(EndedSessions)
     app.add_middleware(

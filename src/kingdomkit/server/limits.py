@@ -3,8 +3,9 @@ answered at once, with 429 and `Retry-After` (or 413 for a body too large), neve
 
 Anyone can drop their cookie and come back as a new guest, so a limit per identity has a
 companion per network address (larger: people behind one router share it). Rates are counted
-in memory with the `limits` library (moving windows), per server process; counts of things
-open at once (tables, WebSockets) are taken from what the process holds.
+with the `limits` library (moving windows), in the process's memory or in a Redis the serve
+processes share (rates.py); counts of things open at once are taken from the database
+(unfinished tables) or from what the process holds (WebSockets).
 
 Every limit is a field of `Limits`, set by the flag `--limit-<name>` of `kingdomkit serve` or
 the environment variable `KINGDOMKIT_LIMIT_<NAME>` (the flag wins), e.g. `--limit-hints-per-minute
@@ -22,10 +23,10 @@ from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.server.live import BOT, RefusedError
+from kingdomkit.server.rates import Rates
 
 if TYPE_CHECKING:
     from limits import RateLimitItem
-    from limits.strategies import MovingWindowRateLimiter
     from starlette.requests import HTTPConnection
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -154,13 +155,11 @@ NAME, ADDRESS = "sign-in name", "sign-in address"  # the two counts of sign-ins
 class Guard:
     """The rate limits and the counts of things open at once, for one server process."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, rates: Rates | None = None) -> None:
         from limits import parse_many
-        from limits.storage import MemoryStorage
-        from limits.strategies import MovingWindowRateLimiter
 
         self.limits = limits
-        self.limiter: MovingWindowRateLimiter = MovingWindowRateLimiter(MemoryStorage())
+        self.limiter = rates or Rates()
         self.login_failures = parse_many(limits.login_failures)
         self.address_logins = parse_many(limits.address_logins)
         self.tables_from: defaultdict[str, set[str]] = defaultdict(set)  # address: table ids
