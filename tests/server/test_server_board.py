@@ -15,7 +15,7 @@ from test_server import HUMAN, client, create, live
 
 from dominoduel.shape import SHAPE as BOARDLESS
 from kingdomkit.core.registry import make_game, register, unregister
-from kingdomkit.server.app import ServerConfig, create_app
+from kingdomkit.server.app import BOARDS_MARK, ServerConfig, create_app, table_page
 from kingdomkit.server.board import PlainWords, board, words
 from kingdomkit.server.live import model
 from kingdomkit.server.setups import offered
@@ -109,3 +109,19 @@ def test_a_whole_game_without_a_board_is_played_on_the_text_board(
     assert len(log) == moves
     for entry in log:
         assert entry["text"].endswith(f": {entry['notation']}") and "then" not in entry
+
+
+def test_the_page_loads_the_board_of_each_registered_game_that_has_one() -> None:
+    """The table page's scripts come from the registry: each game's client/boards/<name>.js,
+    none for a game without one (Domino Duel), nothing to edit in index.html."""
+    register(BOARDLESS)
+    try:
+        page = table_page()
+    finally:
+        unregister(BOARDLESS.name)
+    drawn = {"kingdomino", "queendomino", "kingdoms"}
+    for name in drawn:
+        assert f'<script src="/static/boards/{name}.js"></script>' in page
+    assert f"/static/boards/{BOARDLESS.name}.js" not in page
+    assert page.count("/static/boards/") == len(drawn) + 2  # and common.js, kingdom.js
+    assert BOARDS_MARK not in page

@@ -12,12 +12,13 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.sessions import SessionMiddleware
 from swagger_ui_bundle import swagger_ui_path
 
 from kingdomkit import __version__
+from kingdomkit.core.registry import GAMES
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.database import open_engine
@@ -35,6 +36,22 @@ from kingdomkit.server.sessions import EndedSessions, Sessions
 from kingdomkit.server.store import Store
 
 CLIENT = Path(__file__).with_name("client")
+BOARDS_MARK = "  <!-- the games' boards -->\n"  # in index.html: where table_page puts them
+
+
+def table_page() -> str:
+    """index.html with the script of each registered game's board that has one
+    (client/boards/<game>.js): a new game's drawing is its file, not an edit of the page."""
+    page = (CLIENT / "index.html").read_text(encoding="utf-8")
+    scripts = "".join(
+        f'  <script src="/static/boards/{name}.js"></script>\n'
+        for name in GAMES
+        if (CLIENT / "boards" / f"{name}.js").is_file()
+    )
+    assert BOARDS_MARK in page, "index.html lost the mark where the boards' scripts go"
+    return page.replace(BOARDS_MARK, scripts)
+
+
 SESSION_DAYS = 30
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>kingdomkit API</title>
@@ -94,6 +111,8 @@ class ServerConfig:
 
 
 def create_app(config: ServerConfig) -> FastAPI:
+    page_text = table_page()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = open_engine(config.database)
@@ -197,12 +216,12 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def page(request: Request, table_id: str | None = None) -> FileResponse:
+    async def page(request: Request, table_id: str | None = None) -> HTMLResponse:
         # The session (a guest's identity) comes with the page, so that the page's first
         # requests never each make one and race to set the cookie: a join made as one guest
         # was then followed over the WebSocket as another.
         api.identity(request.session)
-        return FileResponse(CLIENT / "index.html")
+        return HTMLResponse(page_text)
 
     return app
 
