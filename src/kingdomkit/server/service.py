@@ -539,6 +539,13 @@ class Tables:
                     409, f"the game {over}: only a table still waiting for players can be cancelled"
                 )
             await self._withdraw(table, "cancelled")
+        self._forget_lock(table_id)
+
+    def _forget_lock(self, table_id: str) -> None:
+        """Drop the lock of a table gone from memory, once nobody holds or awaits it."""
+        lock = self.locks.get(table_id)
+        if table_id not in self.live and lock is not None and not lock.locked():
+            del self.locks[table_id]
 
     async def withdraw_unplayed(self, minutes: int) -> int:
         """Withdraw the open tables made more than `minutes` ago (their free seats still
@@ -553,6 +560,7 @@ class Tables:
                     if table.status == OPEN:
                         await self._withdraw(table, "unplayed")
                         withdrawn += 1
+                self._forget_lock(table_id)
         return withdrawn
 
     async def keep_tidy(self, minutes: int) -> None:
