@@ -538,8 +538,9 @@ class Tables:
                 raise RefusedError(
                     409, f"the game {over}: only a table still waiting for players can be cancelled"
                 )
-            await self._withdraw(table, "cancelled")
+            unlinked = await self._withdraw(table, "cancelled")
         self._forget_lock(table_id)
+        await self._show_stored(unlinked)
 
     def _forget_lock(self, table_id: str) -> None:
         """Drop the lock of a table gone from memory, once nobody holds or awaits it."""
@@ -553,14 +554,16 @@ class Tables:
         before = datetime.now(UTC) - timedelta(minutes=minutes)
         withdrawn = 0
         for table_id in await asyncio.to_thread(self.store.open_since, before):
+            unlinked: list[str] = []
             with contextlib.suppress(RefusedError, StaleError):  # gone, or taken meanwhile
                 await self.get(table_id)
                 async with self.lock(table_id):
                     table = await self.current(table_id)
                     if table.status == OPEN:
-                        await self._withdraw(table, "unplayed")
+                        unlinked = await self._withdraw(table, "unplayed")
                         withdrawn += 1
                 self._forget_lock(table_id)
+            await self._show_stored(unlinked)
         return withdrawn
 
     async def keep_tidy(self, minutes: int) -> None:
@@ -579,25 +582,30 @@ class Tables:
                 log.exception("could not withdraw the open tables that waited too long")
             await asyncio.sleep(min(TIDY_SECONDS, minutes * 6.0))
 
-    async def _withdraw(self, table: LiveTable, why: str) -> None:
-        """Delete open `table` (call under its lock) and tell its pages why."""
+    async def _withdraw(self, table: LiveTable, why: str) -> list[str]:
+        """Delete open `table` (call under its lock) and tell its pages why; the finished
+        tables whose rematch it was, forgotten here, to show once the lock is let go."""
         try:
             unlinked = await self._write(self.store.withdraw, table, why)
         except BaseException:
             self.live.pop(table.id, None)  # reload from what is stored
             raise
-        await self._gone(table.id, why, [old for old, _ in unlinked])
+        self._gone(table.id, why)
+        for old, _ in unlinked:
+            self.live.pop(old, None)
+        return [old for old, _ in unlinked]
 
-    async def _gone(self, table_id: str, why: str, unlinked: Sequence[str]) -> None:
-        """Forget a withdrawn table, tell its pages why, and show the finished tables whose
-        rematch it was (now with none) as stored."""
+    def _gone(self, table_id: str, why: str) -> None:
+        """Forget a withdrawn table and tell its pages why."""
         self.live.pop(table_id, None)
         self.hub.tell(table_id, {"type": "gone", "detail": GONE.get(why, GONE["cancelled"])})
-        for old in unlinked:
-            self.live.pop(old, None)
-            if old in self.hub.connections:
+
+    async def _show_stored(self, table_ids: Sequence[str]) -> None:
+        """Show tables as stored to the pages open on them (under their own locks)."""
+        for table_id in table_ids:
+            if table_id in self.hub.connections:
                 with contextlib.suppress(RefusedError):
-                    await self.hub.broadcast(await self.settled(old))
+                    await self.hub.broadcast(await self.settled(table_id))
 
     async def counted(self, holder: str) -> Mapping[str, LiveTable]:
         """The tables the limits on unfinished tables count for `holder`: those in memory,
@@ -840,7 +848,7 @@ class Tables:
                 self.ended(parts[0])
             await self.hub.close_session(parts[0])
         elif kind == "gone" and origin != self.store.origin:
-            await self._gone(parts[0], parts[1], [])
+            self._gone(parts[0], parts[1])
         elif kind == "advice":
             event = self.advice.get((parts[0], int(parts[1])))
             if event is not None:
