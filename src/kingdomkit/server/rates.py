@@ -26,6 +26,7 @@ MEMORY = "memory://"
 RETRY_SECONDS = 5.0  # a shared storage that failed is tried again after this
 TIMEOUT_SECONDS = 0.25  # Redis: to connect, and for each answer
 KEY_PREFIX = "kingdomkit"  # the keys' prefix in a shared storage
+REDIS_SCHEMES = ("redis", "rediss", "redis+unix", "redis+sentinel", "redis+cluster")
 
 
 class Rates:
@@ -39,6 +40,8 @@ class Rates:
         self.local: MovingWindowRateLimiter = MovingWindowRateLimiter(MemoryStorage())
         self.shared: MovingWindowRateLimiter | None = None
         if uri != MEMORY:
+            if uri.partition("://")[0] not in REDIS_SCHEMES:
+                raise ValueError("the rates are counted in memory:// or in a redis://")
             options: dict[str, float | str | bool] = {
                 "key_prefix": KEY_PREFIX,
                 "wrap_exceptions": True,
