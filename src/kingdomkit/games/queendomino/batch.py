@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from kingdomkit.games.queendomino import batch_kernel as bk
 from kingdomkit.games.queendomino import kernel as kn
-from kingdomkit.games.queendomino.encoding import BUILDING_WIDTH, QueendominoEncoder
+from kingdomkit.games.queendomino.encoding import BUILDING_WIDTH, PLANES, QueendominoEncoder
 from kingdomkit.rl.compiled_batch import CompiledBatch
 
 if TYPE_CHECKING:
@@ -73,10 +73,13 @@ class QueendominoBatch(CompiledBatch):
         self.tables = accelerator.tables
         self.codes = (encoder.dominoes, encoder.buildings)
         initial = accelerator.state_arrays(game.initial_state())
+        side = game.geo.side
         self.arrays = (
             *(np.zeros((n, *array.shape), np.int64) for array in initial),
             np.zeros((n, kn.MAX_REALMS, game.geo.cells), np.uint8),  # knights by square
             np.zeros((n, kn.MAX_REALMS, BUILDING_WIDTH), np.int64),  # buildings' features
+            np.zeros((n, kn.MAX_REALMS, PLANES, side, side), np.uint8),  # kingdom planes
+            np.zeros((n, kn.MAX_REALMS, bk.PAD_SIZE), np.int64),  # score pad figures
             self.streams,
             self.seats,
             self.actors,

@@ -10,9 +10,13 @@ MAX_REALMS, INFO_SIZE); and two the encoding needs that the kernel does not keep
 the knights and sums the buildings' effects): `knights` (N, MAX_REALMS, cells), 1 on each
 square holding a knight, and `built` (N, MAX_REALMS, BUILDING_WIDTH), the sum of the features
 of each realm's buildings (encoding.py's `realms` row). `decide` keeps both up to date for
-every decision, the bots' included. One SplitMix64 state per game in `streams` (N,), and per
-game `seat` (the learner's seat this episode, or -1 in self-play), `actor` (who made the last
-decision) and `pending` (1: the episode has ended, the next step starts a new one).
+every decision, the bots' included. Each realm's kingdom planes and score pad figures are kept
+too, `planes` (N, MAX_REALMS, PLANES, S, S) and `pads` (N, MAX_REALMS, PAD_SIZE), made again
+only after a decision of that realm changed them (a placement, a knight, a building: `decide`
+clears their FRESH flag), since most steps change one realm or none. One SplitMix64 state per
+game in `streams` (N,), and per game `seat` (the learner's seat this episode, or -1 in
+self-play), `actor` (who made the last decision) and `pending` (1: the episode has ended, the
+next step starts a new one).
 
 Uniforms are drawn from a game's stream in this order, the order of `bots.playouts`: at the
 start of an episode one for the learner's seat when it is drawn each episode; then, as the game
@@ -72,6 +76,9 @@ TOWN_PLANE = 6
 CROWN_PLANE, CASTLE_PLANE, ROOM_PLANE, KNIGHT_PLANE, SITE_PLANE = 7, 8, 9, 10, 11
 LAST1_PLANE, LAST2_PLANE = 12, 13
 BOX = kn.BOX
+PAD = 2 + kn.LAYERS - 1  # kernel.kingdom_pad's figures
+FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes and pad figures are up to date
+PAD_SIZE = PAD + 1
 
 
 @kn.bare
@@ -86,17 +93,21 @@ def decide(
     """`kn.apply` of a decision, keeping the squares of the knights and the sums of the
     buildings' features that the encoding shows and the kernel does not keep."""
     cfg = tables[0]
-    knights, built = extra
+    knights, built, _, pads = extra
     phase = st[kn.PHASE]
     if phase == TAX and action != cfg[kn.PASS_ACTION]:
         r = acting_realm(st, cfg)
         square = action - cfg[kn.KNIGHT_BASE]
         knights[r, st[kn.realm_at(r) + kn.LAST_CELL1 + square]] = 1
+        pads[r, FRESH] = 0
     elif phase == SITE:
         r = acting_realm(st, cfg)
         row = features[st[kn.BOARD_AT + st[kn.CHOSEN]] + 1]
         for k in range(BUILDING_WIDTH):
             built[r, k] += row[k]
+        pads[r, FRESH] = 0
+    elif phase == PLACE:
+        pads[acting_realm(st, cfg), FRESH] = 0
     kn.apply(st, kingdoms, tables, action, work[7])
 
 
@@ -163,45 +174,64 @@ def copy_row(out: Array, at: int, table: Array, row: int, count: int) -> None:
 
 
 @kn.bare
-def observe_kingdoms(
-    st: Array, kingdoms: Any, cfg: Array, extra: Any, own: int, planes: Array
-) -> None:
-    """The kingdom planes of every realm seat (encoding.py `_kingdoms`)."""
+def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q: int) -> None:
+    """Realm q's kingdom planes (encoding.py `_kingdoms`) and score pad figures
+    (kernel.kingdom_pad) into its `planes` and `pads`."""
     rows, grid, crowns, info = kingdoms
-    knights = extra[0]
-    realms = cfg[kn.REALMS]
+    knights, _, planes_all, pads = extra
+    planes = planes_all[q]
     reach = cfg[kk.REACH]
     side = cfg[kk.SIDE]
     width = cfg[kk.WIDTH]
     gw = cfg[kk.GRID_WIDTH]
     planes[:] = 0
+    lo_c = info[q, kk.MAX_X]
+    hi_c = info[q, kk.MIN_X] + 2 * reach
+    lo_r = info[q, kk.MAX_Y]
+    hi_r = info[q, kk.MIN_Y] + 2 * reach
+    for r in range(side):
+        sites = rows[q, kn.SITES, r + 1]
+        for c in range(side):
+            g = (r + 1) * gw + c + 1
+            t = grid[q, g]
+            if t == kk.EMPTY:
+                if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
+                    planes[ROOM_PLANE, r, c] = 1
+            elif t == kk.CASTLE:
+                planes[CASTLE_PLANE, r, c] = 1
+            else:
+                planes[TOWN_PLANE if t == kn.TOWN else t, r, c] = 1
+                planes[CROWN_PLANE, r, c] = crowns[q, g]
+                planes[SITE_PLANE, r, c] = sites >> c & 1
+                planes[KNIGHT_PLANE, r, c] = knights[q, r * width + c]
+    at = kn.realm_at(q)
+    for square in range(2):
+        cell = st[at + kn.LAST_CELL1 + square]
+        if cell >= 0:
+            planes[LAST1_PLANE + square, cell // width, cell % width] = 1
+    kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+    pads[q, FRESH] = 1
+
+
+@kn.bare
+def observe_kingdoms(
+    st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, own: int, out: Array
+) -> None:
+    """The kingdom planes of every realm seat (encoding.py `_kingdoms`), each realm's made
+    again only when a decision changed it."""
+    planes_all, pads = extra[2], extra[3]
+    realms = cfg[kn.REALMS]
+    side = cfg[kk.SIDE]
     for j in range(realms):
         q = (own + j) % realms
-        base = j * PLANES
-        lo_c = info[q, kk.MAX_X]
-        hi_c = info[q, kk.MIN_X] + 2 * reach
-        lo_r = info[q, kk.MAX_Y]
-        hi_r = info[q, kk.MIN_Y] + 2 * reach
-        for r in range(side):
-            sites = rows[q, kn.SITES, r + 1]
-            for c in range(side):
-                g = (r + 1) * gw + c + 1
-                t = grid[q, g]
-                if t == kk.EMPTY:
-                    if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                        planes[base + ROOM_PLANE, r, c] = 1
-                elif t == kk.CASTLE:
-                    planes[base + CASTLE_PLANE, r, c] = 1
-                else:
-                    planes[base + (TOWN_PLANE if t == kn.TOWN else t), r, c] = 1
-                    planes[base + CROWN_PLANE, r, c] = crowns[q, g]
-                    planes[base + SITE_PLANE, r, c] = sites >> c & 1
-                    planes[base + KNIGHT_PLANE, r, c] = knights[q, r * width + c]
-        at = kn.realm_at(q)
-        for square in range(2):
-            cell = st[at + kn.LAST_CELL1 + square]
-            if cell >= 0:
-                planes[base + LAST1_PLANE + square, cell // width, cell % width] = 1
+        if not pads[q, FRESH]:
+            render_realm(st, kingdoms, cfg, work, extra, q)
+        planes = planes_all[q]
+        for k in range(PLANES):
+            plane = out[j * PLANES + k]
+            for r in range(side):
+                for c in range(side):
+                    plane[r, c] = planes[k, r, c]
 
 
 @kn.bare
@@ -222,12 +252,12 @@ def observe(
     pile_out, top_out, unseen_out, counters_out = obs[6:]
     cfg = tables[0]
     dominoes, features = codes
-    built = extra[1]
+    built, pads = extra[1], extra[3]
     players = cfg[kk.PLAYERS]
     realms = cfg[kn.REALMS]
     own = cfg[kn.REALM_OF + observer]
     phase = st[kn.PHASE]
-    observe_kingdoms(st, kingdoms, cfg, extra, own, planes_out[i])
+    observe_kingdoms(st, kingdoms, cfg, work, extra, own, planes_out[i])
     line = line_out[i]
     line[:] = 0
     for slot in range(st[kn.NLINE]):  # observed only at a decision or the end: never drawing
@@ -262,20 +292,18 @@ def observe(
     for s in range(players):
         seats[s, (cfg[kn.REALM_OF + (observer + s) % players] - own) % realms] = 1
     realm_rows = realms_out[i]
-    kingdom = work[11][2]
     knights_owned = 0
     towers_built = 0
     for j in range(realms):
         q = (own + j) % realms
         at = kn.realm_at(q)
-        kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], kingdom)
         row = realm_rows[j]
         row[0] = st[at + kn.COINS]
         row[1] = st[at + kn.GUARD]
         row[2] = st[at + kn.KNIGHTS_OUT]
         row[3] = st[at + kn.TOWERS_BUILT]
         row[4] = st[kn.QUEEN] == q
-        row[5] = st[at + kn.COINS] // 3 + kn.pad_points(st, q, kingdom)
+        row[5] = st[at + kn.COINS] // 3 + kn.pad_points(st, q, pads[q])
         row[6] = st[at + kn.BUILT]
         for k in range(BUILDING_WIDTH):
             row[REALM_FEATURES + k] = built[q, k]
@@ -333,8 +361,11 @@ def start_episode(
         kn.copy_into(grid[r], 0, grid0[r], 0, grid.shape[1])
         kn.copy_into(crowns[r], 0, crowns0[r], 0, crowns.shape[1])
         kn.copy_into(info[r], 0, info0[r], 0, info.shape[1])
-    extra[0][:] = 0
-    extra[1][:] = 0
+    knights, built, _, pads = extra
+    knights[:] = 0
+    built[:] = 0
+    for r in range(pads.shape[0]):
+        pads[r, FRESH] = 0
     seat = LEARNER
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]
@@ -359,15 +390,15 @@ def step_one(
 ) -> None:
     """One step of game i (module card); a game whose episode ended starts a new one.
     `policies[s, p]`: the policy of player p when the learner sits at s."""
-    st_all, rows, grid, crowns, info, knights, built = arrays[:7]
-    streams, seat_all, actor_all, pending = arrays[7:11]
-    initial = arrays[11:]
+    st_all, rows, grid, crowns, info, knights, built, planes, pads = arrays[:9]
+    streams, seat_all, actor_all, pending = arrays[9:13]
+    initial = arrays[13:]
     mask_out, terminated_out, illegal_out, player_out, returns_out, scores_out = out
     cfg = tables[0]
     features = codes[1]
     st = st_all[i]
     kingdoms = (rows[i], grid[i], crowns[i], info[i])
-    extra = (knights[i], built[i])
+    extra = (knights[i], built[i], planes[i], pads[i])
     rng = streams[i : i + 1]
     mask = mask_out[i]
     terminated_out[i] = 0
