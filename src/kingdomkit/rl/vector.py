@@ -75,7 +75,8 @@ class KingdomkitVectorEnv(VectorEnv[Observation, Any, Any]):
         if simulator is None:
             raise OptionError(
                 f"{game} has no batched simulator here (each game has one with numba, the rl "
-                "extra, unless KINGDOMKIT_COMPILED=0); vectorize the single environment with "
+                "extra, for every set-up its compiled kernel takes, unless "
+                "KINGDOMKIT_COMPILED=0); vectorize the single environment with "
                 'vectorization_mode="sync"'
             )
         self.simulator = simulator
