@@ -55,6 +55,17 @@ QUEENDOMINO_COMPILED = (
             f"queendomino compiled {policy} playouts (first 4-player decision)"
             for policy in ("random", "greedy", "epsilon-greedy", "player-greedy")
         ),
+        *(
+            f"queendomino vector env steps, {label} ({players} players, 256 games)"
+            for players, label in (
+                (2, "self-play"),
+                (2, "against random"),
+                (2, "against greedy"),
+                (4, "self-play"),
+                (4, "against greedy"),
+            )
+            if importlib.util.find_spec("gymnasium")
+        ),
     ]
     if importlib.util.find_spec("numba")
     else []

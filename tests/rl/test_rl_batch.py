@@ -238,10 +238,14 @@ def test_vector_env_refuses_bad_calls() -> None:
         envs.reset(seed=[1, 2, 3])
 
 
-def test_games_without_a_batched_simulator() -> None:
+def test_games_without_a_batched_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every game has one with numba: with the compiled kernels off, none has.
+    monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
     with pytest.raises(OptionError, match="no batched simulator"):
         KingdomkitVectorEnv(2, game="queendomino", players=2)
-    envs = gymnasium.make_vec("kingdomkit/Queendomino-v0", num_envs=2, players=2)
+    envs = gymnasium.make_vec(
+        "kingdomkit/Queendomino-v0", num_envs=2, vectorization_mode="sync", players=2
+    )
     assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
     observations, _infos = envs.reset(seed=0)
     assert observations["action_mask"].shape[0] == 2

@@ -268,6 +268,44 @@ def vector_benchmarks(quick: bool) -> list[Benchmark]:
     return benchmarks
 
 
+VectorCase = tuple[int, str, str | None]  # players, label, the opponents' policy (None: self-play)
+
+
+def game_vector_benchmarks(
+    name: str, cases: tuple[VectorCase, ...], steps: int, target: float | None
+) -> list[Benchmark]:
+    """A game's batched simulator through the Gymnasium vector env (`kingdomkit.rl.vector`),
+    as `vector_benchmarks` times Kingdomino's: 256 games stepped at once on every core, with a
+    learner that plays a random legal action (a mask times one of 16 fixed noise tables:
+    cheap, so that the figure is the environment's), for each case (players, its label, the
+    compiled bots' policy or None for self-play). Empty without gymnasium or numba."""
+    try:
+        import numpy as np
+
+        from kingdomkit.rl.vector import KingdomkitVectorEnv
+    except ImportError:
+        return []
+    benchmarks = []
+    for players, label, opponents in cases:
+        if compiled(make_game(name, {"players": players})) is None:
+            return []
+        envs = KingdomkitVectorEnv(VECTOR_GAMES, name, opponents, players=players)
+        envs.reset(seed=0)
+        width = envs.game.num_actions
+        noise = np.random.default_rng(0).random((16, VECTOR_GAMES, width), np.float32)
+
+        def work(envs: KingdomkitVectorEnv = envs, noise: Any = noise) -> int:
+            observation, _ = envs.reset()
+            for k in range(steps):
+                actions = (observation["action_mask"] * noise[k % 16]).argmax(1)
+                observation = envs.step(actions)[0]
+            return steps * VECTOR_GAMES
+
+        title = f"{name} vector env steps, {label} ({players} players, {VECTOR_GAMES} games)"
+        benchmarks.append(Benchmark(title, "steps", work, target))
+    return benchmarks
+
+
 def rl_overhead(results: list[BenchResult]) -> float | None:
     """Microseconds the AEC env adds to one step of the engine (medians), if measured."""
     rates = {r.name: r.median for r in results}

@@ -1,8 +1,8 @@
 """A Gymnasium vector environment on a game's batched simulator (its `batch` capability,
 rewarded by batch.py): N games stepped at once in compiled code, for learning at hundreds of
-thousands of steps a second. Written against the protocol; Kingdomino and Kingdoms have a
-simulator (the `rl` extra brings numba), and a game without one says so (use
-`vectorization_mode="sync"`).
+thousands of steps a second. Written against the protocol; every game has a simulator
+(Kingdomino, Queendomino and Kingdoms: the `rl` extra brings numba), and a game without one
+here (no numba, or KINGDOMKIT_COMPILED=0) says so (use `vectorization_mode="sync"`).
 
     import gymnasium, kingdomkit.rl
     envs = gymnasium.make_vec("kingdomkit/Kingdomino-v0", num_envs=256, players=2,
@@ -74,8 +74,9 @@ class KingdomkitVectorEnv(VectorEnv[Observation, Any, Any]):
         simulator = batch_simulator(self.game, num_envs, specs, seat, reward, float(illegal_reward))
         if simulator is None:
             raise OptionError(
-                f"{game} has no batched simulator here (Kingdomino and Kingdoms have one with "
-                "numba, the rl extra); vectorize the single environment with "
+                f"{game} has no batched simulator here (each game has one with numba, the rl "
+                "extra, for every set-up its compiled kernel takes, unless "
+                "KINGDOMKIT_COMPILED=0); vectorize the single environment with "
                 'vectorization_mode="sync"'
             )
         self.simulator = simulator

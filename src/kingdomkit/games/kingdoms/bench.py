@@ -18,7 +18,7 @@ from typing import Any
 
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES
-from kingdomkit.cli.bench import compiled_playout_benchmarks
+from kingdomkit.cli.bench import compiled_playout_benchmarks, game_vector_benchmarks
 from kingdomkit.core.benchmark import Benchmark
 from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdoms import board as bd
@@ -70,7 +70,6 @@ def kernels(games: int = 60, passes: int = 20) -> list[Benchmark]:
     return benchmarks
 
 
-VECTOR_GAMES = 256
 VECTOR_TARGET = 150_000.0  # issue 27, on the 2-core machine
 VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
     (2, "self-play", None),
@@ -82,32 +81,7 @@ VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
 
 
 def vector_benchmarks(steps: int) -> list[Benchmark]:
-    """The batched simulator through the Gymnasium vector env (`kingdomkit.rl.vector`), as
-    `kingdomkit bench` times Kingdomino's: 256 games stepped at once on every core, with a
-    learner that plays a random legal action (a mask times one of 16 fixed noise tables:
-    cheap, so that the figure is the environment's), in self-play and against the compiled
-    bots, with 2 players and with 4 (where a learner's step against greedy bots carries
-    three greedy turns). Empty without gymnasium."""
-    try:
-        import numpy as np
-
-        from kingdomkit.rl.vector import KingdomkitVectorEnv
-    except ImportError:
-        return []
-    benchmarks = []
-    for players, label, opponents in VECTOR_CASES:
-        envs = KingdomkitVectorEnv(VECTOR_GAMES, "kingdoms", opponents, players=players)
-        envs.reset(seed=0)
-        width = envs.game.num_actions
-        noise = np.random.default_rng(0).random((16, VECTOR_GAMES, width), np.float32)
-
-        def work(envs: KingdomkitVectorEnv = envs, noise: Any = noise) -> int:
-            observation, _ = envs.reset()
-            for k in range(steps):
-                actions = (observation["action_mask"] * noise[k % 16]).argmax(1)
-                observation = envs.step(actions)[0]
-            return steps * VECTOR_GAMES
-
-        name = f"kingdoms vector env steps, {label} ({players} players, {VECTOR_GAMES} games)"
-        benchmarks.append(Benchmark(name, "steps", work, VECTOR_TARGET))
-    return benchmarks
+    """The batched simulator through the Gymnasium vector env, as `kingdomkit bench` times
+    Kingdomino's (cli/bench.py `game_vector_benchmarks`), with 2 players and with 4 (where a
+    learner's step against greedy bots carries three greedy turns)."""
+    return game_vector_benchmarks("kingdoms", VECTOR_CASES, steps, VECTOR_TARGET)

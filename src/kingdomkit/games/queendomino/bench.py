@@ -1,13 +1,14 @@
-"""Queendomino's benchmarks: whole Royal Wedding games, the score pad on real realms, and the
-compiled kernel's games and playouts.
+"""Queendomino's benchmarks: whole Royal Wedding games, the score pad on real realms, the
+compiled kernel's games and playouts, and its batched simulator's steps.
 
 The protocol figure (4-player random games, every chance node and micro-action included) has
 a target of a third of Kingdomino's measured rate (docs/benchmarks.md). When the compiled fast
 path is there (the game's compiled playouts, `kingdomkit.bots.compiled`), whole random games
 and the playouts of each policy are timed through it, from the same first decision as
 `kingdomkit bench`'s Python playouts (chance from `chance_rng(0)`), so that the two figures of
-a run compare like for like. This module is Queendomino's `benchmarks` capability
-(kingdomkit.cli.bench.Benchmarks, declared in shape.py).
+a run compare like for like, and so is the batched simulator through the vector env. This
+module is Queendomino's `benchmarks` capability (kingdomkit.cli.bench.Benchmarks, declared in
+shape.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES
-from kingdomkit.cli.bench import compiled_playout_benchmarks
+from kingdomkit.cli.bench import compiled_playout_benchmarks, game_vector_benchmarks
 from kingdomkit.core.benchmark import Benchmark
 from kingdomkit.core.driver import random_playout
 from kingdomkit.games.kingdomino import kingdom as kd
@@ -70,4 +71,22 @@ def kernels(games: int = 40, passes: int = 10) -> list[Benchmark]:
         playouts = {policy: counts.get(policy, 15 * passes) for policy in POLICIES}
         targets = (COMPILED_GAMES_TARGET, COMPILED_GREEDY_TARGET)
         benchmarks += compiled_playout_benchmarks(game, accelerator, games, playouts, targets)
+        benchmarks += vector_benchmarks(20 if passes == 1 else 400)
     return benchmarks
+
+
+VECTOR_TARGET = 150_000.0  # issue 27, on the 2-core machine
+VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
+    (2, "self-play", None),
+    (2, "against random", "random"),
+    (2, "against greedy", "greedy"),
+    (4, "self-play", None),
+    (4, "against greedy", "greedy"),
+)
+
+
+def vector_benchmarks(steps: int) -> list[Benchmark]:
+    """The batched simulator through the Gymnasium vector env, as `kingdomkit bench` times
+    Kingdomino's (cli/bench.py `game_vector_benchmarks`), with 2 players (7x7 kingdoms) and
+    with 4 (where a learner's step against greedy bots carries three greedy turns)."""
+    return game_vector_benchmarks("queendomino", VECTOR_CASES, steps, VECTOR_TARGET)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.core.shape import Capabilities, GameShape
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from kingdomkit.cli.report import ScoreReport
     from kingdomkit.cli.terminal.kit import Terminal
     from kingdomkit.games.queendomino.state import QueendominoState
-    from kingdomkit.rl.observation import Observer
+    from kingdomkit.rl.observation import BatchMaker, Observer
     from kingdomkit.server.board import Board
 
 
@@ -47,6 +48,23 @@ def observation(game: Queendomino) -> Observer[QueendominoState]:
     from kingdomkit.games.queendomino.encoding import QueendominoEncoder
 
     return QueendominoEncoder(game)
+
+
+def batch(game: Queendomino) -> BatchMaker | None:
+    """N games at once in the compiled kernel (batch.py), for the RL layer, which rewards them;
+    None without numba and numpy. It runs on the game's compiled playouts (its kernel), so
+    every option set the kernel takes."""
+    from kingdomkit.bots.compiled import compiled
+
+    accelerator = compiled(game)
+    if accelerator is None:
+        return None
+    from kingdomkit.games.queendomino.accelerator import QueendominoAccelerator
+    from kingdomkit.games.queendomino.batch import QueendominoBatch
+
+    assert isinstance(accelerator, QueendominoAccelerator)  # what `compiled_playouts` makes
+
+    return partial(QueendominoBatch, game, accelerator)
 
 
 def terminal(game: Queendomino) -> Terminal:
@@ -90,6 +108,7 @@ SHAPE = GameShape(
         benchmarks=benchmarks,
         board=board,
         observation=observation,
+        batch=batch,
         terminal=terminal,
         heuristics=heuristics,
         playouts=compiled_playouts,
