@@ -21,16 +21,20 @@ tuples): the kingdoms (rows, grid, crowns, info), the tables (cfg, dominoes, ord
 scratch arrays (`work_arrays`).
 
 Reference counts: numba counts the references to every array with atomic operations, at
-each call, tuple unpacking and view; they took about 60% of a random game's time. The entry
-points (playouts.py `play_outs`) therefore pass `borrowed` arrays down: the same arrays with
-no owner, which numba does not count. Borrow only what the caller holds through the call (a
-function's own arguments), and never return or keep a borrowed array.
+each call, tuple unpacking and view; they took about 60% of a random game's time. So, as in
+Queendomino's and Kingdoms' kernels, everything a playout or a batch step runs is compiled
+without numba's runtime (`jit`, the `_nrt=False` option): it may only read and write the
+arrays it is given. Only the entry points (`entry`: work_arrays, playouts and the batch
+kernels) allocate; a bare function that makes an array fails numba's typing, and one that
+assigns an array to a slice (`a[:] = b`, which may copy b first) fails to compile, hence
+`copy_into`.
 
 Draws follow bots/playouts.py exactly (one SplitMix64 stream, `uniform`): DRAW one uniform,
 the int(u * remaining)-th lowest domino; ORDER int(u * orders) (playouts.py says the rest).
 
 Versions: 1, the first (mirrors Kingdomino rules version 1, every option including dynasty);
-the same games since, only faster (`borrowed`).
+the same games since, only faster (reference counts, then no runtime at all; best_gain
+scoring placements where it finds them).
 The rules' constants are imported from them, and the rules version it mirrors is checked at
 import: a rules change that the kernel does not follow stops it loading, never plays wrong.
 """
@@ -153,8 +157,10 @@ def uniform(rng: Array) -> float:
 def copy_into(target: Array, source: Array) -> None:
     """`target[:] = source` for arrays of one shape: numba's slice assignment may copy the
     source first (in case the two overlap), an allocation that needs its runtime."""
-    for index in np.ndindex(source.shape):
-        target[index] = source[index]
+    flat_target = target.reshape(target.size)  # views of C-contiguous arrays: no allocation
+    flat_source = source.reshape(source.size)
+    for i in range(flat_source.size):
+        flat_target[i] = flat_source[i]
 
 
 # -- one kingdom ------------------------------------------------------------------------
