@@ -707,7 +707,7 @@ def work_arrays(cfg: Array, squares: int) -> Any:
     return (
         np.zeros((3, cfg[SIDE] + 2), np.int64),  # lanes
         np.zeros(4 * cells, np.int64),  # codes
-        np.zeros(4 * cells, np.int64),  # inner
+        np.zeros(4 * cells, np.int64),  # inner: free (best_gain writes no codes now)
         np.zeros(4 * cells, np.int64),  # ties
         np.zeros(squares, np.int64),  # labels
         np.zeros((3, squares), np.int64),  # terr
