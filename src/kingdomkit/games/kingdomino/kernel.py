@@ -21,16 +21,20 @@ tuples): the kingdoms (rows, grid, crowns, info), the tables (cfg, dominoes, ord
 scratch arrays (`work_arrays`).
 
 Reference counts: numba counts the references to every array with atomic operations, at
-each call, tuple unpacking and view; they took about 60% of a random game's time. The entry
-points (playouts.py `play_outs`) therefore pass `borrowed` arrays down: the same arrays with
-no owner, which numba does not count. Borrow only what the caller holds through the call (a
-function's own arguments), and never return or keep a borrowed array.
+each call, tuple unpacking and view; they took about 60% of a random game's time. So, as in
+Queendomino's and Kingdoms' kernels, everything a playout or a batch step runs is compiled
+without numba's runtime (`jit`, the `_nrt=False` option): it may only read and write the
+arrays it is given. Only the entry points (`entry`: work_arrays, playouts and the batch
+kernels) allocate; a bare function that makes an array fails numba's typing, and one that
+assigns an array to a slice (`a[:] = b`, which may copy b first) fails to compile, hence
+`copy_into`.
 
 Draws follow bots/playouts.py exactly (one SplitMix64 stream, `uniform`): DRAW one uniform,
 the int(u * remaining)-th lowest domino; ORDER int(u * orders) (playouts.py says the rest).
 
 Versions: 1, the first (mirrors Kingdomino rules version 1, every option including dynasty);
-the same games since, only faster (`borrowed`).
+the same games since, only faster (reference counts, then no runtime at all; best_gain
+scoring placements where it finds them).
 The rules' constants are imported from them, and the rules version it mirrors is checked at
 import: a rules change that the kernel does not follow stops it loading, never plays wrong.
 """
@@ -66,7 +70,6 @@ if Kingdomino.version != RULES_VERSION:
     )
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 Array = Any  # numpy arrays; numba types them at compile time
 
 # st: the scalars of a game state.
@@ -94,15 +97,25 @@ SHIFT11, SHIFT27, SHIFT30, SHIFT31 = np.uint64(11), np.uint64(27), np.uint64(30)
 UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
-def jit(function: F) -> F:
-    """numba's njit, cached on disk, typed for mypy."""
+# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
+BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def entry(function: F) -> F:
+    """numba's njit, cached on disk, typed for mypy: for the entry points, which allocate
+    (their scratch arrays, copies of the start)."""
     return cast(F, numba.njit(cache=True, nogil=True)(function))
 
 
+def jit(function: F) -> F:
+    """`entry` without numba's reference counting (NRT), for everything a playout or a
+    batch step runs (module card)."""
+    return cast(F, numba.njit(**BARE)(function))
+
+
 def jit_inline(function: F) -> F:
-    """`jit`, inlined into its callers by numba (no call, no reference counting of the
-    bundles on the random playout's path)."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(function))
+    """`jit`, inlined into its callers by numba (no call on the random playout's path)."""
+    return cast(F, numba.njit(inline="always", **BARE)(function))
 
 
 @intrinsic
@@ -125,41 +138,8 @@ def _trailing_zeros(typingctx: Any, value: Any) -> Any:
     return types.int64(types.int64), codegen
 
 
-def _unowned_value(builder: Any, kind: Any, value: Any) -> Any:
-    """`value` of numba type `kind` with every array in it unowned (meminfo and parent null)."""
-    if isinstance(kind, types.Array):
-        for field in (0, 1):  # numba's array struct: meminfo, parent, nitems, ...
-            null = ir.Constant(value.type.elements[field], None)
-            value = builder.insert_value(value, null, field)
-        return value
-    if isinstance(kind, (types.Tuple, types.UniTuple)):
-        for index, item in enumerate(kind.types):
-            part = _unowned_value(builder, item, builder.extract_value(value, index))
-            value = builder.insert_value(value, part, index)
-    return value
-
-
-def _holds_arrays_only(kind: Any) -> bool:
-    if isinstance(kind, (types.Tuple, types.UniTuple)):
-        return all(_holds_arrays_only(item) for item in kind.types)
-    return isinstance(kind, types.Array)
-
-
-@intrinsic
-def _borrowed(typingctx: Any, value: Any) -> Any:
-    """An array, or a (nested) tuple of arrays, not reference counted (module card)."""
-    if not _holds_arrays_only(value):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return _unowned_value(builder, signature.args[0], args[0])
-
-    return value(value), codegen
-
-
 popcount = cast(Callable[[int], int], _popcount)
 trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
-borrowed = cast(Callable[[T], T], _borrowed)
 
 
 @jit
@@ -171,6 +151,16 @@ def uniform(rng: Array) -> float:
     z = (z ^ (z >> SHIFT27)) * MIX2
     z = z ^ (z >> SHIFT31)
     return float(z >> SHIFT11) * UNIT
+
+
+@jit
+def copy_into(target: Array, source: Array) -> None:
+    """`target[:] = source` for arrays of one shape: numba's slice assignment may copy the
+    source first (in case the two overlap), an allocation that needs its runtime."""
+    flat_target = target.reshape(target.size)  # views of C-contiguous arrays: no allocation
+    flat_source = source.reshape(source.size)
+    for i in range(flat_source.size):
+        flat_target[i] = flat_source[i]
 
 
 # -- one kingdom ------------------------------------------------------------------------
@@ -187,29 +177,14 @@ def reset_kingdom(rows: Array, grid: Array, crowns: Array, info: Array, p: int, 
     info[p, :] = 0
 
 
-@jit
-def legal_placements(
-    rows: Array,
-    info: Array,
-    p: int,
-    number: int,
-    dominoes: Array,
-    cfg: Array,
-    lanes: Array,
-    out: Array,
-) -> int:
-    """Writes the sorted placement codes of domino `number` in kingdom p to `out` (as
-    `kingdom.legal_placements`); returns how many. `lanes` is 3 x (side + 2) scratch whose
-    first and last columns stay 0."""
-    t1, c1, t2, c2 = (
-        dominoes[number, 0],
-        dominoes[number, 1],
-        dominoes[number, 2],
-        dominoes[number, 3],
-    )
+@jit_inline
+def placement_lanes(
+    rows: Array, info: Array, p: int, t1: int, t2: int, cfg: Array, lanes: Array
+) -> tuple[int, int]:
+    """Fills `lanes` (3 x (side + 2) scratch whose first and last columns stay 0) for the
+    placements of a domino of terrains t1 and t2 in kingdom p: the free squares, and those
+    next to t1 and to t2. Returns the rows (lo_r, hi_r) a square 1 may be on."""
     reach = cfg[REACH]
-    width = cfg[WIDTH]
-    cells = cfg[CELLS]
     # Free squares that keep the kingdom within the frame (rulebook: "must fit in 5x5").
     lo_c = info[p, MAX_X]
     hi_c = info[p, MIN_X] + 2 * reach
@@ -231,20 +206,53 @@ def legal_placements(
         link1[i] = (own << 1) | (own >> 1) | rows[p, t1, i - 1] | rows[p, t1, i + 1]
         own = rows[p, t2, i]
         link2[i] = (own << 1) | (own >> 1) | rows[p, t2, i - 1] | rows[p, t2, i + 1]
+    return lo_r, hi_r
+
+
+@jit_inline
+def placement_row(lanes: Array, i: int, direction: int) -> int:
+    """Bit c: square 1 on (grid row i, column c) starts a legal placement in `direction`
+    (0 east, 1 south, 2 west, 3 north of it is square 2)."""
+    free = lanes[0]
+    link1 = lanes[1]
+    link2 = lanes[2]
+    here = free[i]
+    if direction == 0:
+        return int(here & (here >> 1) & (link1[i] | (link2[i] >> 1)))
+    if direction == 1:
+        return int(here & free[i + 1] & (link1[i] | link2[i + 1]))
+    if direction == 2:
+        return int(here & (here << 1) & (link1[i] | (link2[i] << 1)))
+    return int(here & free[i - 1] & (link1[i] | link2[i - 1]))
+
+
+@jit
+def legal_placements(
+    rows: Array,
+    info: Array,
+    p: int,
+    number: int,
+    dominoes: Array,
+    cfg: Array,
+    lanes: Array,
+    out: Array,
+) -> int:
+    """Writes the sorted placement codes of domino `number` in kingdom p to `out` (as
+    `kingdom.legal_placements`); returns how many. `lanes` is placement_lanes' scratch."""
+    t1, c1, t2, c2 = (
+        dominoes[number, 0],
+        dominoes[number, 1],
+        dominoes[number, 2],
+        dominoes[number, 3],
+    )
+    width = cfg[WIDTH]
+    cells = cfg[CELLS]
+    lo_r, hi_r = placement_lanes(rows, info, p, t1, t2, cfg, lanes)
     directions = 2 if t1 == t2 and c1 == c2 else 4
     count = 0
     for direction in range(directions):
         for r in range(lo_r, hi_r + 1):
-            i = r + 1
-            here = free[i]
-            if direction == 0:
-                board = here & (here >> 1) & (link1[i] | (link2[i] >> 1))
-            elif direction == 1:
-                board = here & free[i + 1] & (link1[i] | link2[i + 1])
-            elif direction == 2:
-                board = here & (here << 1) & (link1[i] | (link2[i] << 1))
-            else:
-                board = here & free[i - 1] & (link1[i] | link2[i - 1])
+            board = placement_row(lanes, r + 1, direction)
             base = direction * cells + r * width
             while board:
                 out[count] = base + trailing_zeros(board)
@@ -421,7 +429,7 @@ def kingdom_score(
     return label(grid, crowns, info, p, cfg, labels, terr)[0] + bonuses(info, p, cfg)
 
 
-@jit
+@jit_inline
 def square_gain(
     grid: Array,
     p: int,
@@ -461,47 +469,21 @@ def square_gain(
     return size * crowned - old
 
 
-@jit
-def placement_gain(
-    grid: Array,
-    info: Array,
-    p: int,
-    code: int,
-    number: int,
-    dominoes: Array,
-    cfg: Array,
-    labels: Array,
-    terr: Array,
-    seen: Array,
+@jit_inline
+def middle_change(
+    info: Array, p: int, col1: int, row1: int, col2: int, row2: int, cfg: Array
 ) -> int:
-    """What placing domino `number` by `code` adds to the labelled kingdom p's score."""
-    t1, k1, t2, k2 = (
-        dominoes[number, 0],
-        dominoes[number, 1],
-        dominoes[number, 2],
-        dominoes[number, 3],
+    """The Middle Kingdom points that placing squares (col1, row1) and (col2, row2) adds."""
+    reach = cfg[REACH]
+    half = reach // 2
+    before = in_middle(info, p, cfg)
+    after = int(
+        -half <= min(info[p, MIN_X], col1 - reach, col2 - reach)
+        and max(info[p, MAX_X], col1 - reach, col2 - reach) <= half
+        and -half <= min(info[p, MIN_Y], row1 - reach, row2 - reach)
+        and max(info[p, MAX_Y], row1 - reach, row2 - reach) <= half
     )
-    col1, row1, col2, row2 = decode(code, cfg)
-    gw = cfg[GRID_WIDTH]
-    g1 = (row1 + 1) * gw + col1 + 1
-    g2 = (row2 + 1) * gw + col2 + 1
-    if t1 == t2:
-        gain = square_gain(grid, p, g1, t1, k1, gw, labels, terr, seen, 0, g2, k2)
-    else:
-        gain = square_gain(grid, p, g1, t1, k1, gw, labels, terr, seen, 0, -1, 0)
-        gain += square_gain(grid, p, g2, t2, k2, gw, labels, terr, seen, 0, -1, 0)
-    if cfg[MIDDLE]:
-        reach = cfg[REACH]
-        half = reach // 2
-        before = in_middle(info, p, cfg)
-        after = int(
-            -half <= min(info[p, MIN_X], col1 - reach, col2 - reach)
-            and max(info[p, MAX_X], col1 - reach, col2 - reach) <= half
-            and -half <= min(info[p, MIN_Y], row1 - reach, row2 - reach)
-            and max(info[p, MAX_Y], row1 - reach, row2 - reach) <= half
-        )
-        gain += MIDDLE_KINGDOM_BONUS * (after - before)
-    return gain
+    return MIDDLE_KINGDOM_BONUS * (after - before)
 
 
 @jit
@@ -514,19 +496,44 @@ def best_gain(
     dominoes: Array,
     cfg: Array,
     lanes: Array,
-    codes: Array,
     labels: Array,
     terr: Array,
     seen: Array,
 ) -> int:
     """The most placing domino `number` adds to the labelled kingdom p (0 if it fits nowhere),
-    as `kingdom.best_gain`."""
-    count = legal_placements(rows, info, p, number, dominoes, cfg, lanes, codes)
+    as `kingdom.best_gain`: each legal placement (as legal_placements finds them) scored where
+    it is found, its squares' grid indices known there."""
+    t1, k1, t2, k2 = (
+        dominoes[number, 0],
+        dominoes[number, 1],
+        dominoes[number, 2],
+        dominoes[number, 3],
+    )
+    gw = cfg[GRID_WIDTH]
+    middle = cfg[MIDDLE]
+    lo_r, hi_r = placement_lanes(rows, info, p, t1, t2, cfg, lanes)
+    directions = 2 if t1 == t2 and k1 == k2 else 4
     best = 0
-    for i in range(count):
-        best = max(
-            best, placement_gain(grid, info, p, codes[i], number, dominoes, cfg, labels, terr, seen)
-        )
+    for direction in range(directions):
+        # Square 2 is east, south, west or north of square 1.
+        dc = 1 if direction == 0 else (-1 if direction == 2 else 0)
+        dr = 1 if direction == 1 else (-1 if direction == 3 else 0)
+        step = dc + dr * gw
+        for r in range(lo_r, hi_r + 1):
+            board = placement_row(lanes, r + 1, direction)
+            while board:
+                c = trailing_zeros(board)
+                board &= board - 1
+                g1 = (r + 1) * gw + c + 1
+                g2 = g1 + step
+                if t1 == t2:
+                    gain = square_gain(grid, p, g1, t1, k1, gw, labels, terr, seen, 0, g2, k2)
+                else:
+                    gain = square_gain(grid, p, g1, t1, k1, gw, labels, terr, seen, 0, -1, 0)
+                    gain += square_gain(grid, p, g2, t2, k2, gw, labels, terr, seen, 0, -1, 0)
+                if middle:
+                    gain += middle_change(info, p, c, r, c + dc, r + dr, cfg)
+                best = max(best, gain)
     return best
 
 
@@ -692,7 +699,7 @@ def final_results(
         returns[p] = share if tie[3, p] else 0.0
 
 
-@jit
+@entry
 def work_arrays(cfg: Array, squares: int) -> Any:
     """The scratch bundle `work` of a turn and of the policies (module card), for kingdoms
     of `squares` grid squares; one per thread."""
@@ -700,7 +707,7 @@ def work_arrays(cfg: Array, squares: int) -> Any:
     return (
         np.zeros((3, cfg[SIDE] + 2), np.int64),  # lanes
         np.zeros(4 * cells, np.int64),  # codes
-        np.zeros(4 * cells, np.int64),  # inner
+        np.zeros(4 * cells, np.int64),  # inner: free (best_gain writes no codes now)
         np.zeros(4 * cells, np.int64),  # ties
         np.zeros(squares, np.int64),  # labels
         np.zeros((3, squares), np.int64),  # terr
@@ -712,7 +719,7 @@ def work_arrays(cfg: Array, squares: int) -> Any:
 
 
 # -- batches for tests and benchmarks --------------------------------------------------------------
-@jit
+@entry
 def placement_lists(
     rows: Array, info: Array, numbers: Array, dominoes: Array, cfg: Array, passes: int, out: Array
 ) -> int:
@@ -727,7 +734,7 @@ def placement_lists(
     return int(passes * numbers.shape[0])
 
 
-@jit
+@entry
 def kingdom_scores(
     grid: Array, crowns: Array, info: Array, cfg: Array, passes: int, out: Array
 ) -> int:

@@ -45,10 +45,11 @@ from kingdomkit.games.kingdomino.kernel import (
     TURN,
     Array,
     best_gain,
-    borrowed,
     claim,
+    copy_into,
     current_player,
     draw,
+    entry,
     final_results,
     jit,
     jit_inline,
@@ -73,7 +74,7 @@ def pending_sum(st: Array, p: int, first: int, kingdoms: Any, tables: Any, work:
     kingdom. `memo[1 + number]` keeps the gains found so far (-1: not yet)."""
     rows, grid, _, info = kingdoms
     cfg, dominoes, _ = tables
-    lanes, inner, labels, terr, seen, memo = work[0], work[2], work[4], work[5], work[6], work[7]
+    lanes, labels, terr, seen, memo = work[0], work[4], work[5], work[6], work[7]
     total = 0
     extra = memo[0]
     for i in range(st[NLINE] + max(0, st[NPLACERS] - first)):
@@ -88,7 +89,7 @@ def pending_sum(st: Array, p: int, first: int, kingdoms: Any, tables: Any, work:
             number = st[PLACING + j]
         if memo[1 + number] < 0:
             memo[1 + number] = best_gain(
-                rows, grid, info, p, number, dominoes, cfg, lanes, inner, labels, terr, seen
+                rows, grid, info, p, number, dominoes, cfg, lanes, labels, terr, seen
             )
         total += memo[1 + number]
     return int(total)
@@ -259,7 +260,7 @@ def play_out(
             claim(st, action, cfg)
 
 
-@jit
+@entry
 def playouts(
     start: Any,
     tables: Any,
@@ -295,17 +296,15 @@ def play_outs(
     scores: Array,
     returns: Array,
 ) -> None:
-    """`playouts` on its copies of the start (`st`, `kingdoms`) and scratch, every array
-    borrowed (kernel.borrowed: the caller holds them all through the call)."""
-    start, st, kingdoms, tables, work = borrowed((start, st, kingdoms, tables, work))
-    rng, scores, returns = borrowed((rng, scores, returns))
+    """`playouts` on its copies of the start (`st`, `kingdoms`) and scratch, compiled without
+    reference counting (kernel.jit): it allocates nothing."""
     st0, rows0, grid0, crowns0, info0 = start
     rows, grid, crowns, info = kingdoms
     for k in range(scores.shape[0]):
-        st[:] = st0
-        rows[:] = rows0
-        grid[:] = grid0
-        crowns[:] = crowns0
-        info[:] = info0
+        copy_into(st, st0)
+        copy_into(rows, rows0)
+        copy_into(grid, grid0)
+        copy_into(crowns, crowns0)
+        copy_into(info, info0)
         play_out(st, kingdoms, tables, work, policy, searcher, epsilon, rng)
         final_results(st, kingdoms, tables, work, scores[k], returns[k])

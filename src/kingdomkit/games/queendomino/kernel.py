@@ -71,7 +71,7 @@ from kingdomkit.games.kingdomino.kernel import (
     SIDE,
     WIDTH,
     Array,
-    jit,
+    entry,
     popcount,
     trailing_zeros,
     uniform,
@@ -106,7 +106,7 @@ BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 
 def bare(function: F) -> F:
-    """`jit` without numba's reference counting (NRT): the playouts' functions only read and
+    """`entry` without numba's reference counting (NRT): the playouts' functions only read and
     write the arrays they are given (none allocates, nor copies through a slice), and
     counting the references of those, atomically at every call and every tuple item, was
     three quarters of a playout's time (a profile). Only the entry points allocate."""
@@ -1025,7 +1025,7 @@ def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     return int(legal[int(u * n)])
 
 
-@jit
+@entry
 def _make_work(cfg: Array, squares: int) -> Any:
     """The scratch bundle of a turn and of the policies (made once per kernel call)."""
     actions = cfg[NUM_ACTIONS]
@@ -1110,7 +1110,7 @@ def final_results(
         returns[p] = 1.0 / winners if totals[r] == best and largest[r] == most else 0.0
 
 
-@jit
+@entry
 def playouts(
     start: Any,
     tables: Any,
@@ -1142,7 +1142,7 @@ def playouts(
 
 
 # -- batch entry points (tests) ---------------------------------------------------------
-@jit
+@entry
 def legal_lists(states: Any, tables: Any, out: Array) -> None:
     """Row i of `out`: the count, then the legal actions of state i of `states` (st, rows,
     grid, crowns, info stacked)."""
@@ -1153,7 +1153,7 @@ def legal_lists(states: Any, tables: Any, out: Array) -> None:
         out[i, 0] = legal_actions(st[i], kingdoms, tables, work[0], out[i, 1:])
 
 
-@jit
+@entry
 def apply_all(states: Any, tables: Any, actions: Array) -> None:
     """`apply(state i, actions[i])` in place, for every i."""
     st, rows, grid, crowns, info = states
@@ -1163,7 +1163,7 @@ def apply_all(states: Any, tables: Any, actions: Array) -> None:
         apply(st[i], kingdoms, tables, actions[i], work[7])
 
 
-@jit
+@entry
 def evaluations(states: Any, tables: Any, out: Array, results: Array) -> None:
     """`evaluate(state i, p)` for every player p (row i of `out`), and the final scores then
     returns of each (row i of `results`)."""
@@ -1179,7 +1179,7 @@ def evaluations(states: Any, tables: Any, out: Array, results: Array) -> None:
         final_results(st[i], kingdoms, cfg, work, results[i, :players], results[i, players:])
 
 
-@jit
+@entry
 def greedy_actions(states: Any, tables: Any, seed: Array, out: Array) -> None:
     """The greedy action of each state i (ties from one stream)."""
     st, rows, grid, crowns, info = states
