@@ -39,6 +39,7 @@ KINGDOMS_COMPILED = (
                 (2, "self-play"),
                 (2, "against random"),
                 (2, "against greedy"),
+                (3, "against greedy"),
                 (4, "self-play"),
                 (4, "against greedy"),
             )

@@ -75,6 +75,7 @@ VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
     (2, "self-play", None),
     (2, "against random", "random"),
     (2, "against greedy", "greedy"),
+    (3, "against greedy", "greedy"),
     (4, "self-play", None),
     (4, "against greedy", "greedy"),
 )
