@@ -19,6 +19,7 @@ from typing import Any
 
 from kingdomkit.arena.schedule import GameKey, ScheduledGame
 from kingdomkit.bots import make_bot
+from kingdomkit.bots.budget import counting
 from kingdomkit.core.driver import Agent, play
 from kingdomkit.core.protocol import Game, RecordError
 from kingdomkit.core.registry import make_game
@@ -99,14 +100,15 @@ def close_agents(agents: Sequence[Agent]) -> None:
 
 
 def play_scheduled(game_name: str, options: Mapping[str, Any], task: ScheduledGame) -> Outcome:
-    """Play one scheduled game with fresh bots built from their specs."""
+    """Play one scheduled game with fresh bots built from their specs, on its clock."""
     game = _game(game_name, json.dumps(dict(options), sort_keys=True))
-    agents = [make_bot(spec) for spec in task.seats]
     started = time.perf_counter()
-    try:
-        played = play(game, agents, task.seed)
-    finally:
-        close_agents(agents)
+    with counting(task.clock):
+        agents = [make_bot(spec) for spec in task.seats]
+        try:
+            played = play(game, agents, task.seed)
+        finally:
+            close_agents(agents)
     seconds = time.perf_counter() - started
     final = played.final_state
     return Outcome(

@@ -17,6 +17,10 @@ tournament without changing the games already played.
 
 Any game can be replayed alone: `play(make_game(game, options), [make_bot(s) for s in
 seats], seed)`, or `kingdomkit simulate GAME --bots s0,s1,... --games 1 --seed SEED`.
+
+A tournament counts its bots' time budgets on one clock (`bots.budget`): `wall` seconds, or
+`cpu`, each search process's own CPU seconds, which a machine shared with other work does not
+shorten. The clock is part of what a tournament is: a run is never resumed on the other.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from kingdomkit.bots import parse_spec
+from kingdomkit.bots.budget import clock_kind
 from kingdomkit.core.protocol import OptionError
 
 Mode = Literal["round-robin", "gauntlet"]
@@ -69,6 +74,7 @@ class ScheduledGame:
     rotation: int
     seed: int
     seats: tuple[str, ...]
+    clock: str = "wall"
 
     @property
     def key(self) -> GameKey:
@@ -95,12 +101,14 @@ class Tournament:
     opponents: tuple[str, ...] = ()
     deals: int = 1
     seed: int = 0
+    clock: str = "wall"
     matches: tuple[Match, ...] = field(init=False, repr=False, compare=False)
     lineups: tuple[LineUp, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.deals < 1:
             raise OptionError(f"--deals must be at least 1, not {self.deals}")
+        clock_kind(self.clock)
         if self.players < 2:
             raise OptionError("a tournament needs at least 2 players per game")
         _refuse_repeats(self.bots, "--bots")
@@ -163,7 +171,7 @@ class Tournament:
             for number, lineup in enumerate(self.lineups):
                 for rotation in range(self.players):
                     yield ScheduledGame(
-                        index, deal, number, rotation, seed, lineup.rotated(rotation)
+                        index, deal, number, rotation, seed, lineup.rotated(rotation), self.clock
                     )
                     index += 1
 
@@ -174,7 +182,8 @@ class Tournament:
             return None
         index = (deal * len(self.lineups) + lineup) * self.players + rotation
         seats = self.lineups[lineup].rotated(rotation)
-        return ScheduledGame(index, deal, lineup, rotation, deal_seed(self.seed, deal), seats)
+        seed = deal_seed(self.seed, deal)
+        return ScheduledGame(index, deal, lineup, rotation, seed, seats, self.clock)
 
     def identity(self) -> dict[str, Any]:
         """What makes two runs the same tournament (the number of deals may grow)."""
@@ -185,6 +194,7 @@ class Tournament:
             "bots": list(self.bots),
             "opponents": list(self.opponents),
             "seed": self.seed,
+            "clock": self.clock,
         }
 
     def to_json(self) -> dict[str, Any]:

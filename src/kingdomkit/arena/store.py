@@ -26,6 +26,7 @@ from kingdomkit.core.protocol import KingdomkitError, RecordError
 FORMAT = "kingdomkit-arena/1"
 CONFIG = "arena.json"
 GAMES = "games.jsonl"
+UNSTORED = {"clock": "wall"}  # what a tournament written before a setting existed had
 
 
 def prepare(out: Path, tournament: Tournament, force: bool = False) -> dict[GameKey, Outcome]:
@@ -63,10 +64,11 @@ def _check_config(config: Path, tournament: Tournament) -> None:
             f"{config} is not a kingdomkit tournament; use another --out or --force"
         )
     for name, value in tournament.identity().items():
-        if stored.get(name) != value:
+        there = stored.get(name, UNSTORED.get(name))
+        if there != value:
             raise KingdomkitError(
                 f"{config.parent} holds another tournament ({name} there: "
-                f"{json.dumps(stored.get(name))}, here: {json.dumps(value)}); "
+                f"{json.dumps(there)}, here: {json.dumps(value)}); "
                 "use another --out, or --force to start over"
             )
 

@@ -85,6 +85,14 @@ def add_parser(subparsers: Any) -> None:
         help="play on the Ray cluster at HOST:PORT instead (needs kingdomkit on its nodes)",
     )
     parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="how time budgets (time=SECONDS) are counted: wall-clock seconds (default), or "
+        "each search process's own CPU seconds, so that a machine busy with other work "
+        "measures the same bots as a quiet one (they take longer, not fewer playouts)",
+    )
+    parser.add_argument(
         "--force",
         action="store_true",
         help="start over in DIR even if it holds another tournament (forgets its games)",
@@ -122,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         opponents=tuple(canonical_spec(spec) for spec in args.gauntlet),
         deals=args.deals,
         seed=args.seed,
+        clock=args.clock,
     )
     console = Console(stderr=True)
     progress = progress_bar(console, "arena")
@@ -170,7 +179,10 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     setup = results["tournament"]
     options = ", ".join(f"{k}={v}" for k, v in setup["options"].items())
     console = Console(file=sys.stdout)
-    table = Table(title=f"{setup['mode']} of {setup['game']} ({options}), {setup['deals']} deals")
+    title = f"{setup['mode']} of {setup['game']} ({options}), {setup['deals']} deals"
+    if setup.get("clock", "wall") == "cpu":
+        title += ", time budgets in CPU seconds"
+    table = Table(title=title)
     for heading in ("#", "bot", "games", "win rate", "score", "margin", "Elo", "Elo 95%"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for row in results["bots"]:
