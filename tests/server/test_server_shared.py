@@ -510,8 +510,10 @@ def test_who_is_here_is_known_across_processes(cluster: Cluster) -> None:
 def test_the_limit_on_unfinished_tables_counts_every_process(
     postgres: PostgresServer, tmp_path: Path
 ) -> None:
-    """Three unfinished tables at most: two made on A and one on B are three, on B too."""
-    cluster = Cluster(postgres, tmp_path, {"KINGDOMKIT_LIMIT_OPEN_TABLES": "3"})
+    """Three unfinished tables at most: two made on A and one on B are three, on B too; and
+    five from one address: new guests from it are refused on either."""
+    limits = {"KINGDOMKIT_LIMIT_OPEN_TABLES": "3", "KINGDOMKIT_LIMIT_ADDRESS_OPEN_TABLES": "5"}
+    cluster = Cluster(postgres, tmp_path, limits)
     for serve in cluster.serves:
         serve.start()
     try:
@@ -525,6 +527,14 @@ def test_the_limit_on_unfinished_tables_counts_every_process(
         refused = on_b.post("/api/tables", json=body)
         assert refused.status_code == 429, refused.text
         assert "3 unfinished tables" in refused.json()["detail"]
+        bob = httpx2.Client(base_url=cluster.serves[1].url)
+        assert bob.post("/api/tables", json=body).status_code == 201
+        carl = httpx2.Client(base_url=cluster.serves[0].url)
+        assert carl.post("/api/tables", json=body).status_code == 201
+        for url in (serve.url for serve in cluster.serves):
+            refused = httpx2.Client(base_url=url).post("/api/tables", json=body)
+            assert refused.status_code == 429, refused.text
+            assert "your network address has 5 unfinished tables" in refused.json()["detail"]
     finally:
         cluster.stop()
 

@@ -279,12 +279,22 @@ async def create(request: Request, body: NewTable) -> dict[str, Any]:
     clock = Clock(body.move_seconds, body.game_seconds)
     bots_only = all(seat.kind == BOT for seat in body.seats)
     account, at = holder.startswith(USER_PREFIX), address(request)
-    counted = await tables_of(request).counted(holder)
-    guard_of(request).new_table(counted, holder, at, bots_only, account)
-    table, mine = await tables_of(request).create(
-        body.game, body.options, seats, holder, name or "guest", clock, body.rated, body.hints
+    guard, tables = guard_of(request), tables_of(request)
+    made_from = guard.address_key(at)
+    counted = await tables.counted(holder)
+    from_address = await tables.unfinished_from(made_from)
+    guard.new_table(counted, holder, at, bots_only, account, from_address)
+    table, mine = await tables.create(
+        body.game,
+        body.options,
+        seats,
+        holder,
+        name or "guest",
+        clock,
+        body.rated,
+        body.hints,
+        made_from,
     )
-    guard_of(request).table_made(table.id, at)
     return {
         "table": table.id,
         "seat": mine,
@@ -303,16 +313,16 @@ async def rematch(request: Request, table_id: str) -> dict[str, Any]:
     options and table rules, each person's seat kept for them (they join it from the old
     table's view, which links to it). Asked again, by anyone seated, it is the same table."""
     holder = identity(request.session)
-    at, tables = address(request), tables_of(request)
+    at, tables, guard = address(request), tables_of(request), guard_of(request)
+    made_from = guard.address_key(at)
     counted = await tables.counted(holder)
+    from_address = await tables.unfinished_from(made_from)
 
     def allow() -> None:  # limited as creating a table is
         account = holder.startswith(USER_PREFIX)
-        guard_of(request).new_table(counted, holder, at, False, account)
+        guard.new_table(counted, holder, at, False, account, from_address)
 
-    made = await tables.rematch(table_id, holder, allow)
-    if tables.live.get(made) is not None and tables.live[made].owner == holder:
-        guard_of(request).table_made(made, at)
+    made = await tables.rematch(table_id, holder, allow, made_from)
     table = await tables.settled(made)
     return {"table": made, "seat": table.seat_of(holder), "view": table.view(table.seat_of(holder))}
 

@@ -172,7 +172,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     # The last added is the outermost: the WebSocket's transport noted, headers on every
     # answer, the origin check and the body's size before anything is read, then the cookie,
     # then whether its signed-in session still lives.
-    app.state.guard = Guard(config.limits, config.rates)
+    app.state.guard = Guard(config.limits, config.rates, config.secret)
     app.state.metrics_token = config.metrics_token
     app.add_middleware(EndedSessions)
     app.add_middleware(

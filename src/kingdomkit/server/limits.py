@@ -5,7 +5,8 @@ Anyone can drop their cookie and come back as a new guest, so a limit per identi
 companion per network address (larger: people behind one router share it). Rates are counted
 with the `limits` library (moving windows), in the process's memory or in a Redis the serve
 processes share (rates.py); counts of things open at once are taken from the database
-(unfinished tables) or from what the process holds (WebSockets).
+(unfinished tables, per identity and per address: a table keeps a keyed digest of the address
+it was made from, never the address) or from what the process holds (WebSockets).
 
 Every limit is a field of `Limits`, set by the flag `--limit-<name>` of `kingdomkit serve` or
 the environment variable `KINGDOMKIT_LIMIT_<NAME>` (the flag wins), e.g. `--limit-hints-per-minute
@@ -15,9 +16,12 @@ the environment variable `KINGDOMKIT_LIMIT_<NAME>` (the flag wins), e.g. `--limi
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import math
+import secrets
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -155,15 +159,23 @@ NAME, ADDRESS = "sign-in name", "sign-in address"  # the two counts of sign-ins
 class Guard:
     """The rate limits and the counts of things open at once, for one server process."""
 
-    def __init__(self, limits: Limits, rates: Rates | None = None) -> None:
+    def __init__(
+        self, limits: Limits, rates: Rates | None = None, secret: str | None = None
+    ) -> None:
         from limits import parse_many
 
         self.limits = limits
         self.limiter = rates or Rates()
         self.login_failures = parse_many(limits.login_failures)
         self.address_logins = parse_many(limits.address_logins)
-        self.tables_from: defaultdict[str, set[str]] = defaultdict(set)  # address: table ids
         self.sockets: Counter[str] = Counter()  # identity or address: connections open
+        # the key of address digests: the server's secret, so that every process agrees
+        self._key = (secret or secrets.token_urlsafe(32)).encode()
+
+    def address_key(self, at: str) -> str:
+        """What a table stores of the address it was made from: a digest keyed with the
+        server's secret (so the stored digests cannot be matched against guessed addresses)."""
+        return hmac.new(self._key, b"address:" + at.encode(), hashlib.sha256).hexdigest()[:32]
 
     # -- rates -----------------------------------------------------------------------------
     def spend(self, what: str, per: str, holder: str | None, at: str) -> None:
@@ -216,11 +228,18 @@ class Guard:
 
     # -- at once ---------------------------------------------------------------------------
     def new_table(
-        self, live: Mapping[str, LiveTable], holder: str, at: str, bots_only: bool, account: bool
+        self,
+        live: Mapping[str, LiveTable],
+        holder: str,
+        at: str,
+        bots_only: bool,
+        account: bool,
+        from_address: int,
     ) -> None:
         """Allow a new table of `holder` from `at` (RefusedError if not) and count it: tables
         of bots only are for accounts, a few running at once; so many unfinished tables per
-        identity and per address; so many created a minute."""
+        identity and per address (`from_address` of them are already); so many created a
+        minute."""
         limits = self.limits
         if bots_only and not account:
             raise RefusedError(403, "tables of bots only are for accounts: sign in first")
@@ -241,18 +260,12 @@ class Guard:
                 " one still waiting for players)",
                 AT_ONCE_RETRY,
             )
-        ids = {i for i in self.tables_from.pop(at, ()) if i in live and not live[i].finished}
-        if ids:
-            self.tables_from[at] = ids
-        if len(ids) >= limits.address_open_tables:
+        if from_address >= limits.address_open_tables:
             raise LimitedError(
-                f"your network address has {len(ids)} unfinished tables, the most allowed",
+                f"your network address has {from_address} unfinished tables, the most allowed",
                 AT_ONCE_RETRY,
             )
         self.spend("tables", "minute", holder, at)
-
-    def table_made(self, table_id: str, at: str) -> None:
-        self.tables_from[at].add(table_id)
 
     def open_socket(self, holder: str | None, at: str) -> str | None:
         """Count a WebSocket connection of `holder` from `at`; the reason if it is one too

@@ -108,6 +108,7 @@ class LiveTable:
     ) -> None:
         self.id = table_id
         self.owner = owner  # the identity that created the table (its share of the bots)
+        self.made_from: str | None = None  # where from (limits.address_key), for its limit
         self.clock = clock
         self.rated = rated
         self.hints = hints  # may the seat to act ask for the analyst's advice?

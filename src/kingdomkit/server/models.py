@@ -45,6 +45,8 @@ class TableRow(Base):
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # hints while playing
     review: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # graded moves
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)  # creator
+    # a keyed digest of the creator's network address (limits.address_key), never the address
+    made_from: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     # the game's rules version it is played under: its actions replay only under the same
     rules_version: Mapped[int] = mapped_column(Integer, server_default="1")
     # when the last seat was taken: the clocks run from there

@@ -145,8 +145,10 @@ class Tables:
         clock: Clock = NO_CLOCK,
         rated: bool = False,
         hints: bool = False,
+        made_from: str | None = None,
     ) -> tuple[LiveTable, int | None]:
-        """A new table; its creator takes the first human seat (if any). Raises RefusedError."""
+        """A new table; its creator takes the first human seat (if any), `made_from` the
+        digest of the creator's address (limits.address_key). Raises RefusedError."""
         if game_name not in GAMES:
             known = ", ".join(title(name) for name in sorted(GAMES))
             raise RefusedError(422, f"unknown game {game_name!r}: this server plays {known}")
@@ -183,6 +185,7 @@ class Tables:
             hints,
             owner=holder,
         )
+        table.made_from = made_from
         table.draw()
         await self._write(self.store.create, table)
         self._keep(table)
@@ -619,15 +622,28 @@ class Tables:
                     found[table_id] = await self.get(table_id)
         return found
 
-    async def rematch(self, table_id: str, holder: str | None, allow: Callable[[], None]) -> str:
+    async def unfinished_from(self, made_from: str) -> int:
+        """How many unfinished tables were made from the address of digest `made_from` (by
+        every process: counted in the database)."""
+        return await asyncio.to_thread(self.store.unfinished_from, made_from)
+
+    async def rematch(
+        self,
+        table_id: str,
+        holder: str | None,
+        allow: Callable[[], None],
+        made_from: str | None = None,
+    ) -> str:
         """The rematch of a finished table, proposed by one of its players: a new table with
         the same game, options, seats (the bots the same, each person's seat kept for them),
         clock, rating and hints; the proposer sits down at once. Made once: asked again, by
         anyone seated, it is the same table. `allow` checks the proposer's limits before a
-        table is made (raises)."""
-        return await self._retried(lambda: self._rematch(table_id, holder, allow))
+        table is made (raises); `made_from` is where the proposer asks from, as in `create`."""
+        return await self._retried(lambda: self._rematch(table_id, holder, allow, made_from))
 
-    async def _rematch(self, table_id: str, holder: str | None, allow: Callable[[], None]) -> str:
+    async def _rematch(
+        self, table_id: str, holder: str | None, allow: Callable[[], None], made_from: str | None
+    ) -> str:
         await self.get(table_id)
         async with self.lock(table_id):
             table = await self.current(table_id)
@@ -665,6 +681,7 @@ class Tables:
                 table.hints,
                 owner=holder,
             )
+            again.made_from = made_from
             again.draw()
             table.rematch, table.rematch_by = again.id, mine
             try:

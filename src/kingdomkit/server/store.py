@@ -176,6 +176,7 @@ class Store:
                 game_seconds=table.clock.game_seconds,
                 review=table.review,
                 owner=table.owner,
+                made_from=table.made_from,
                 rules_version=table.game.version,
                 result=table.final() if table.finished else None,
                 changes=table.changes,
@@ -338,6 +339,7 @@ class Store:
             )
             table.rating_changes = row.rating_changes
             table.rematch, table.rematch_by = row.rematch, row.rematch_by
+            table.made_from = row.made_from
             return table
 
     def table_by_token(self, token: str) -> tuple[str, int] | None:
@@ -512,6 +514,14 @@ class Store:
             query = query.where(TableRow.owner == owner)
         with self._session() as session:
             return list(session.scalars(query))
+
+    def unfinished_from(self, made_from: str) -> int:
+        """How many unfinished tables were made from the address of digest `made_from`."""
+        query = select(func.count()).where(
+            TableRow.made_from == made_from, TableRow.status != FINISHED
+        )
+        with self._session() as session:
+            return int(session.scalar(query) or 0)
 
     def say(self, table_id: str, seat: int | None, author: str, name: str, text: str) -> ChatRow:
         """Store a chat message of the table; the row, with its number and time."""
