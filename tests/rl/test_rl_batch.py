@@ -6,6 +6,7 @@ seeding, spaces and errors. Skipped without numba."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from kingdomkit.core.protocol import TERMINAL, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.rl.adapter import final_rewards
 from kingdomkit.rl.batch import batch_simulator
+from kingdomkit.rl.compiled_batch import WAITING
 from kingdomkit.rl.observation import observer as observer_of
 from kingdomkit.rl.vector import KingdomkitVectorEnv
 
@@ -249,3 +251,22 @@ def test_games_without_a_batched_simulator(monkeypatch: pytest.MonkeyPatch) -> N
     assert isinstance(envs, gymnasium.vector.SyncVectorEnv)
     observations, _infos = envs.reset(seed=0)
     assert observations["action_mask"].shape[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, {"OMP_WAIT_POLICY": "PASSIVE"}),
+        ({"OMP_WAIT_POLICY": "active"}, {"OMP_WAIT_POLICY": "active"}),
+        ({"GOMP_SPINCOUNT": "10000"}, {"GOMP_SPINCOUNT": "10000"}),
+    ],
+)
+def test_a_batch_asks_for_threads_that_sleep_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch, given: dict[str, str], expected: dict[str, str]
+) -> None:
+    for name in WAITING:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in given.items():
+        monkeypatch.setenv(name, value)
+    batch_simulator(make_game("kingdomino", {"players": 2}), 2, None, None, "wdl", -1.0)
+    assert {name: os.environ[name] for name in WAITING if name in os.environ} == expected

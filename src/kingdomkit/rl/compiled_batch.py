@@ -7,10 +7,18 @@ The settings array, read by every batch kernel (which import these constants):
 SELF_PLAY (1: every decision is the learner's), DRAWN_SEAT (1: the learner's seat is drawn each
 episode), FIXED_SEAT (its seat otherwise). `policies[learner, seat]` is the policy code of the
 bot in `seat` when the learner sits in `learner`, LEARNER for the learner's own seat.
+
+The batch kernels step their games on numba's threads, OpenMP's here, which by default spin
+while they wait for the slowest block. Sharing the cores with anything else (a learner's
+network, another simulator) that spinning takes the time the working thread needs, and a step
+can cost twenty times as much (docs/benchmarks.md). So a batch asks OpenMP for threads that
+sleep while they wait (`OMP_WAIT_POLICY=PASSIVE`) unless the environment already says how to
+wait; it must be said before the process's first parallel kernel runs (docs/rl.md).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -25,6 +33,14 @@ Ints = npt.NDArray[np.int64]
 LEARNER = -1  # a seat's policy code when the learner plays it
 SELF_PLAY, DRAWN_SEAT, FIXED_SEAT = 0, 1, 2
 SETTINGS_SIZE = 3
+WAITING = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")  # how OpenMP threads wait, if the user says
+
+
+def sleep_while_waiting() -> None:
+    """OpenMP threads that sleep while they wait, unless the environment says otherwise
+    (module card); no effect once the process has run a parallel kernel."""
+    if not any(name in os.environ for name in WAITING):
+        os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
 
 
 def stream_seed(seed: int) -> int:
@@ -46,6 +62,7 @@ class CompiledBatch:
         seat: int | None,
         policy_codes: Mapping[str, int],
     ) -> None:
+        sleep_while_waiting()
         players = game.num_players
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise OptionError(f"the number of games is a whole number from 1 up, not {num_envs!r}")
