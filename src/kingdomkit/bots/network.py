@@ -190,20 +190,8 @@ class Network:
     # -- forward ---------------------------------------------------------------------------
     def inputs(self, observations: Sequence[Observation]) -> tuple[Array, Array]:
         """The scaled planes (B, C, S, S) and vectors (B, V) of a batch of observations."""
-        layout = self.layout
-        planes = np.stack(
-            [np.concatenate([obs[name] for name in layout.planes]) for obs in observations]
-        ).astype(np.float32)
+        planes, vector = raw_inputs(self.layout, observations)
         planes *= self.arrays["plane_scale"][None, :, None, None]
-        if layout.vectors:
-            vector = np.stack(
-                [
-                    np.concatenate([obs[name].ravel() for name in layout.vectors])
-                    for obs in observations
-                ]
-            ).astype(np.float32)
-        else:
-            vector = np.zeros((len(observations), 0), np.float32)
         vector *= self.arrays["vector_scale"]
         return planes, vector
 
@@ -231,6 +219,21 @@ class Network:
         and points of a batch of positions, each observed by the player to act."""
         logits, values, points = self.forward(*self.inputs(observations))
         return Evaluation(masked_softmax(logits, np.asarray(masks, bool)), values, points)
+
+
+def raw_inputs(layout: Layout, observations: Sequence[Observation]) -> tuple[Array, Array]:
+    """The planes (B, C, S, S) and vectors (B, V) of a batch of observations, unscaled
+    (float32; what training stores and scales inside its model)."""
+    planes = np.stack(
+        [np.concatenate([obs[name] for name in layout.planes]) for obs in observations]
+    ).astype(np.float32)
+    vector = np.zeros((len(observations), layout.features), np.float32)
+    at = 0
+    for name in layout.vectors:
+        width = int(np.prod(layout.shapes[name]))
+        vector[:, at : at + width] = [obs[name].ravel() for obs in observations]
+        at += width
+    return planes, vector
 
 
 def relu(x: Array) -> Array:
