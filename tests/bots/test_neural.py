@@ -12,6 +12,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from kingdomkit.bots import make_bot  # noqa: E402
+from kingdomkit.bots.analysis import most_points  # noqa: E402
 from kingdomkit.bots.network import (  # noqa: E402
     Network,
     Sizes,
@@ -174,3 +175,15 @@ def test_mixed_leaves_play_a_legal_game(tmp_path: Path) -> None:
     agents = [make_bot(f"neural:weights={path}:playouts=3:mix=0.5"), make_bot("random")]
     played = play(game, agents, seed=9)
     assert replay_actions(game, played.actions) == played.final_state
+
+
+def test_an_analysis_covers_every_legal_action_with_expected_points(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=10:confirm=4")
+    assert isinstance(bot, NeuralBot)
+    state = decision(game, 6, 4)
+    analysis = bot.analyse(game, state, random.Random(3))
+    assert sorted(e.action for e in analysis.actions) == list(game.legal_actions(state))
+    assert all(e.visits >= 1 for e in analysis.actions)
+    assert most_points(analysis.actions).visits >= 4  # the best is confirmed

@@ -1,8 +1,10 @@
 """Fitting the network to records: epochs of minibatches with Adam.
 
 The loss is the cross-entropy between the expert's visit distribution and the network's
-masked policy, plus the binary cross-entropy of each seat's value against the game's
-relative outcome, plus the squared error of the points head (in units of POINTS_SCALE).
+masked policy, plus the squared error of each seat's value (after the sigmoid) against the
+game's relative outcome, as AlphaZero's (a cross-entropy against outcomes near 0.5 would sit
+near its floor of 0.69 and say little in the curve), plus the squared error of the points head
+(in units of POINTS_SCALE).
 `fit_scales` fixes the input scales once, from the first records: one over the largest value
 of each input channel and feature (one-hots stay 1, scores and domino numbers come near 1).
 """
@@ -14,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from torch import nn
 
 from kingdomkit.bots.network import POINTS_SCALE
 from kingdomkit.learn.model import PolicyValueNet
@@ -57,7 +58,6 @@ def train(
     policy = torch.from_numpy(records.policy)
     value = torch.from_numpy(records.value)
     points = torch.from_numpy(records.points / POINTS_SCALE)
-    bce = nn.BCEWithLogitsLoss()
     losses = Losses(0.0, 0.0, 0.0)
     model.train()
     for _ in range(epochs):
@@ -69,7 +69,7 @@ def train(
             logits, value_logits, points_out = model(planes[index], vector[index])
             logits = logits.masked_fill(~masks[index], -1e9)
             policy_loss = -(policy[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            value_loss = bce(value_logits, value[index])
+            value_loss = torch.mean((torch.sigmoid(value_logits) - value[index]) ** 2)
             points_loss = torch.mean((points_out - points[index]) ** 2)
             loss = policy_loss + value_loss + points_loss
             optimizer.zero_grad()
