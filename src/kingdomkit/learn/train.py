@@ -73,7 +73,7 @@ def train(
             points_loss = torch.mean((points_out - points[index]) ** 2)
             loss = policy_loss + value_loss + points_loss
             optimizer.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
             size = len(index)
             totals += size * np.array([policy_loss.item(), value_loss.item(), points_loss.item()])
