@@ -33,7 +33,7 @@ from kingdomkit.core.registry import make_game  # noqa: E402
 from kingdomkit.learn import loop  # noqa: E402
 from kingdomkit.learn.__main__ import main  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
-from kingdomkit.learn.records import self_play  # noqa: E402
+from kingdomkit.learn.records import Records, self_play  # noqa: E402
 
 SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
 TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
@@ -103,7 +103,7 @@ def test_an_exported_network_loads_back_into_torch_unchanged(tmp_path: Path) -> 
 def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     game = make_game("kingdomino", {"players": 2})
     layout = layout_of(header_for(game, TINY))
-    records, decisions = self_play(game, lambda: make_bot("mcts:playouts=8"), 3, layout)
+    records, decisions = self_play(game, "mcts:playouts=8", 3, layout)
     assert decisions > 20
     assert len(records) == 8 * decisions  # the 8 symmetries of the kingdoms
     assert np.allclose(records.policy.sum(axis=1), 1.0)
@@ -190,3 +190,16 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert "other settings (games)" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "none")]) == 2
     assert "holds no run" in capsys.readouterr().err
+
+
+def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> None:
+    runs = []
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        argv = [*TINY_RUN, "--games", "2", "--out", str(out), "--workers", workers]
+        assert main(argv) == 0
+        runs.append(Records.load(out / "buffer-1.npz"))
+    one, two = runs
+    assert len(one) > 0
+    for name in ("planes", "vector", "mask", "policy", "value", "points"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))

@@ -48,6 +48,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=DEFAULTS.eval_games, help="per opponent")
     p.add_argument("--seed", type=int, default=DEFAULTS.seed)
     p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
     return p
 
 
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             settings = settings_from(args)
         command = shlex.join(["python", "-m", "kingdomkit.learn", *argv])
-        done = run(args.out, settings, args.iterations, command)
+        done = run(args.out, settings, args.iterations, command, max(1, args.workers))
     except KingdomkitError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -19,8 +19,11 @@ latest network (AlphaZero's loop; with `mcts`, expert iteration from our best se
 from __future__ import annotations
 
 import json
+import multiprocessing
 import subprocess
 import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,9 +31,8 @@ from typing import Any
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kingdomkit.bots import make_bot, parse_spec
+from kingdomkit.bots import parse_spec
 from kingdomkit.bots.network import Sizes, header_for, layout_of, random_network, save_network
-from kingdomkit.core.driver import Agent
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.learn.curve import Point, plot, read_csv, strength, write_csv
@@ -111,8 +113,9 @@ def with_weights(spec: str, path: Path) -> str:
 class Run:
     """A training run in `directory` (new, or resumed from its run.json)."""
 
-    def __init__(self, directory: Path, settings: Settings, command: str) -> None:
+    def __init__(self, directory: Path, settings: Settings, command: str, workers: int = 1) -> None:
         self.directory = directory
+        self.workers = workers  # processes playing self-play games (the records are the same)
         self.settings = settings
         self.command = command
         self.game: Game[Any] = make_game(settings.game, settings.options)
@@ -171,18 +174,15 @@ class Run:
         network_path = self.directory / NETWORK
         expert = with_weights(s.expert, network_path)
 
-        def make_expert() -> Agent:
-            return make_bot(expert)
-
         task = progress.add_task(f"iteration {number}: self-play", total=s.games)
+        # apart from curve.EVAL_SEED
+        seeds = [s.seed * 1_000_003 + number * 10_000 + g for g in range(s.games)]
+        played = self._self_play(expert, seeds, lambda: progress.advance(task))
         fresh = Records.empty(self.layout)
         positions = 0
-        for g in range(s.games):
-            seed = s.seed * 1_000_003 + number * 10_000 + g  # apart from curve.EVAL_SEED
-            records, decisions = self_play(self.game, make_expert, seed, self.layout)
+        for records, decisions in played:  # in seed order, however many processes
             fresh = fresh.joined(records, s.window)
             positions += decisions
-            progress.advance(task)
         progress.remove_task(task)
         if self.progressed.iteration == 0 and len(fresh):
             fit_scales(self.model, fresh)
@@ -245,6 +245,24 @@ class Run:
             )
         self._checkpoint()
 
+    def _self_play(
+        self, expert: str, seeds: list[int], step: Callable[[], None]
+    ) -> list[tuple[Records, int]]:
+        """The games of `seeds`, in order: here, or spread over `workers` processes."""
+        if self.workers <= 1:
+            found = []
+            for seed in seeds:
+                found.append(self_play(self.game, expert, seed, self.layout))
+                step()
+            return found
+        # spawned, not forked: this process holds torch's threads
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            jobs = [pool.submit(self_play, self.game, expert, seed, self.layout) for seed in seeds]
+            for _ in as_completed(jobs):
+                step()
+            return [job.result() for job in jobs]
+
     def _checkpoint(self) -> None:
         directory, number = self.directory, self.progressed.iteration
         model, buffer = f"model-{number}.pt", f"buffer-{number}.npz"
@@ -288,9 +306,12 @@ def kept_settings(directory: Path) -> Settings | None:
     return Settings.kept(json.loads(saved.read_text())["settings"])
 
 
-def run(directory: Path, settings: Settings, iterations: int, command: str) -> Run:
-    """Train in `directory` until it has `iterations` iterations (resuming it if it exists)."""
-    training = Run(directory, settings, command)
+def run(
+    directory: Path, settings: Settings, iterations: int, command: str, workers: int = 1
+) -> Run:
+    """Train in `directory` until it has `iterations` iterations (resuming it if it exists),
+    self-play spread over `workers` processes."""
+    training = Run(directory, settings, command, workers)
     with progress_bar() as progress:
         total = progress.add_task("iterations", total=iterations)
         progress.update(total, completed=training.progressed.iteration)

@@ -14,7 +14,7 @@ small integers), the rest as float32.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -22,9 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from kingdomkit.bots import make_bot
 from kingdomkit.bots.network import Layout, observer_of, raw_inputs
 from kingdomkit.bots.outcome import relative
-from kingdomkit.core.driver import Agent, play
+from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import Game
 
 Array = NDArray[Any]
@@ -123,14 +124,13 @@ def visit_distribution(root: Any, legal: Sequence[int], action: int, mask: Array
     return shares
 
 
-def self_play(
-    game: Game[Any], make_expert: Callable[[], Agent], seed: int, layout: Layout
-) -> tuple[Records, int]:
-    """One game of the expert against itself (one instance per seat) from `seed`: its
-    records in every symmetry, and the number of decisions recorded."""
+def self_play(game: Game[Any], expert: str, seed: int, layout: Layout) -> tuple[Records, int]:
+    """One game of the `expert` bot spec against itself (one bot per seat) from `seed`: its
+    records in every symmetry, and the number of decisions recorded. (Arguments that
+    pickle: helper processes play games with it.)"""
     encoder = observer_of(game)
     decisions: list[tuple[int, Any, Array, Array]] = []
-    experts = [make_expert() for _ in range(game.num_players)]
+    experts = [make_bot(expert) for _ in range(game.num_players)]
     try:
         played = play(game, [Recorder(bot, encoder, decisions) for bot in experts], seed)
     finally:
