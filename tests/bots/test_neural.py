@@ -187,3 +187,21 @@ def test_an_analysis_covers_every_legal_action_with_expected_points(tmp_path: Pa
     assert sorted(e.action for e in analysis.actions) == list(game.legal_actions(state))
     assert all(e.visits >= 1 for e in analysis.actions)
     assert most_points(analysis.actions).visits >= 4  # the best is confirmed
+
+
+def test_root_noise_keeps_a_distribution_and_plays_legal_games(tmp_path: Path) -> None:
+    from kingdomkit.bots.neural import noisy
+
+    prior = {3: 0.7, 5: 0.2, 9: 0.1}
+    mixed = noisy(prior, 0.25, random.Random(1))
+    assert mixed == noisy(prior, 0.25, random.Random(1))  # from the bot's generator
+    assert mixed != prior and set(mixed) == set(prior)
+    assert abs(sum(mixed.values()) - 1.0) < 1e-9
+    assert all(v >= 0.75 * prior[a] for a, v in mixed.items())
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=3:noise=0.25"), make_bot("greedy")]
+    played = play(game, agents, seed=2)
+    assert replay_actions(game, played.actions) == played.final_state
+    with pytest.raises(OptionError, match="noise is between 0 and 1"):
+        make_bot(f"neural:weights={path}:noise=1.5")

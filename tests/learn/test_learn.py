@@ -203,3 +203,20 @@ def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> 
     assert len(one) > 0
     for name in ("planes", "vector", "mask", "policy", "value", "points"):
         assert np.array_equal(getattr(one, name), getattr(two, name))
+
+
+def test_explored_games_differ_and_the_run_s_own_network_can_be_the_expert(
+    tmp_path: Path,
+) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    plain, _ = self_play(game, "mcts:playouts=8", 5, layout)
+    explored, _ = self_play(game, "mcts:playouts=8", 5, layout, explore=12)
+    assert not np.array_equal(plain.planes[-8:], explored.planes[-8:])
+    # AlphaZero's loop: the `neural` bot with the run's latest network plays itself
+    out = tmp_path / "alphazero"
+    argv = [*TINY_RUN, "--expert", "neural:playouts=3:noise=0.25", "--explore", "4"]
+    assert main([*argv, "--out", str(out)]) == 0
+    kept = json.loads((out / "run.json").read_text())
+    assert kept["settings"]["expert"] == "neural:playouts=3:noise=0.25"
+    assert kept["progressed"]["positions"] > 20

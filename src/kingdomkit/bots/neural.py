@@ -18,13 +18,15 @@ view); the search inside (docs/learning.md argues it):
 - **Chance**: the tree ends at the first draw below the root; past it the network values the
   position reached by that iteration's draw (priors for one draw would be wrong for the next,
   and open-loop statistics past a draw mix different draws).
+- **Exploration** (for self-play, `noise=E`): a share E of Dirichlet noise in the root's
+  priors at every search, as AlphaZero's self-play.
 - **Budget**: `time=` or `playouts=` per turn (budget.py: one playout is one iteration, one
   network call); the root is evaluated before the budget starts, so `playouts=1` plays the
   move the network prefers. A move whose node has no visited child is the prior's best.
 
 Settings: weights=PATH (required: a network file made by `python -m kingdomkit.learn`, for
 this game and options), time= | playouts= (default time=1), c= (default 1.5), mix= (default 0),
-reuse=yes|no (yes), confirm= (analysis, as `mcts`).
+noise= (default 0), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from kingdomkit.bots.network import Network
 
 DEFAULT_C = 1.5
+DIRICHLET_TOTAL = 10.0  # `noise=`: alpha = this / legal actions
 NO_WEIGHTS = (
     "neural needs weights=PATH, a network file for this game made by "
     "`python -m kingdomkit.learn` (kingdomkit ships no trained network yet)"
@@ -67,6 +70,7 @@ class NeuralSearch:
         c: float,
         mix: float,
         root: Node | None,
+        noise: float = 0.0,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -76,6 +80,8 @@ class NeuralSearch:
         self.observer = observer_of(game)
         self.c = c
         self.mix = mix
+        self.noise = noise
+        self.root_prior: dict[int, float] | None = None  # the root's, with `noise`
         self.sim = Simulator(game, player, "greedy", 0.0, "relative") if mix > 0 else None
         self.root = root if root is not None else Node(game.num_players)
         self.low = math.inf  # the least and largest values backed up (q's normalisation)
@@ -87,6 +93,8 @@ class NeuralSearch:
         if self.root.prior is None:
             state = self.game.resample(view, self.player, rng)
             self.root.prior, _ = self.evaluate(state, rng)
+        if self.noise > 0.0:
+            self.root_prior = noisy(self.root.prior, self.noise, rng)
         done = 0
         while clock.more(done):
             done += self.iterate(view, rng)
@@ -134,7 +142,7 @@ class NeuralSearch:
     def select(self, node: Node, state: Any, player: int) -> int:
         """The legal action with the best PUCT score (see the card)."""
         legal = self.game.legal_actions(state)
-        prior = node.prior or {}
+        prior = (self.root_prior if node is self.root else None) or node.prior or {}
         uniform = 1.0 / len(legal)
         low, span = self.low, self.high - self.low
         explore = self.c * math.sqrt(max(1, node.visits))
@@ -190,6 +198,16 @@ class NeuralSearch:
                 node.points[p] += points[p]
 
 
+def noisy(prior: dict[int, float], share: float, rng: random.Random) -> dict[int, float]:
+    """`prior` with a `share` of Dirichlet noise, as AlphaZero explores in self-play: the
+    concentration DIRICHLET_TOTAL spread over the actions, so that the noise has the same
+    weight whatever their number."""
+    alpha = DIRICHLET_TOTAL / max(1, len(prior))
+    draws = {action: rng.gammavariate(alpha, 1.0) for action in prior}
+    total = sum(draws.values()) or 1.0
+    return {a: (1 - share) * p + share * draws[a] / total for a, p in prior.items()}
+
+
 class NeuralBot(TreeBot):
     """`mcts`'s turn handling around a network-guided search (see the card)."""
 
@@ -201,18 +219,20 @@ class NeuralBot(TreeBot):
         mix: float = 0.0,
         reuse: bool = True,
         confirm: int = ANALYSIS_CONFIRM,
+        noise: float = 0.0,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
         self.network = network
         self.c = c
         self.mix = mix
+        self.noise = noise
         self._checked: Game[Any] | None = None
 
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
         self._fits(game)
-        search = NeuralSearch(game, player, self.network, self.c, self.mix, root)
+        search = NeuralSearch(game, player, self.network, self.c, self.mix, root, self.noise)
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
         return search
@@ -256,11 +276,14 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     budget = read_budget(read, Budget(seconds=1.0))
     c = read.number("c", DEFAULT_C, low=-1e-12)
     mix = read.number("mix", 0.0, low=-1e-12)
+    noise = read.number("noise", 0.0, low=-1e-12)
     reuse = read.text("reuse", "yes", ("yes", "no")) == "yes"
     confirm = read.integer("confirm", ANALYSIS_CONFIRM)
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
+    if noise is None or noise > 1.0:
+        raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
     if not weights:
         raise OptionError(NO_WEIGHTS)
     try:
@@ -271,4 +294,4 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         network = load_network(weights)
     except OptionError as error:
         raise OptionError(f"neural: {error}") from None
-    return NeuralBot(network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM)
+    return NeuralBot(network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise)

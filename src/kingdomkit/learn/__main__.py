@@ -35,6 +35,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=int, default=1, help="train until this many (1)")
     p.add_argument("--expert", default=DEFAULTS.expert, help=f"({DEFAULTS.expert})")
     p.add_argument("--games", type=int, default=DEFAULTS.games, help="per iteration")
+    p.add_argument(
+        "--explore",
+        type=int,
+        default=DEFAULTS.explore,
+        help="a game's first choices drawn from the expert's visits (0)",
+    )
     p.add_argument("--epochs", type=int, default=DEFAULTS.epochs, help="per iteration")
     p.add_argument("--batch", type=int, default=DEFAULTS.batch)
     p.add_argument("--lr", type=float, default=DEFAULTS.lr)
@@ -61,6 +67,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         options=options,
         expert=args.expert,
         games=args.games,
+        explore=max(0, args.explore),
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,

@@ -52,6 +52,7 @@ class Settings:
     options: dict[str, Any]
     expert: str = "mcts:playouts=200"
     games: int = 20  # games of self-play per iteration
+    explore: int = 0  # a game's first choices drawn from the visits (records.Recorder)
     epochs: int = 4
     batch: int = 256
     lr: float = 1e-3
@@ -249,16 +250,20 @@ class Run:
         self, expert: str, seeds: list[int], step: Callable[[], None]
     ) -> list[tuple[Records, int]]:
         """The games of `seeds`, in order: here, or spread over `workers` processes."""
+        explore = self.settings.explore
         if self.workers <= 1:
             found = []
             for seed in seeds:
-                found.append(self_play(self.game, expert, seed, self.layout))
+                found.append(self_play(self.game, expert, seed, self.layout, explore))
                 step()
             return found
         # spawned, not forked: this process holds torch's threads
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
-            jobs = [pool.submit(self_play, self.game, expert, seed, self.layout) for seed in seeds]
+            jobs = [
+                pool.submit(self_play, self.game, expert, seed, self.layout, explore)
+                for seed in seeds
+            ]
             for _ in as_completed(jobs):
                 step()
             return [job.result() for job in jobs]

@@ -83,12 +83,21 @@ class Records:
 
 
 class Recorder:
-    """An agent playing as `bot` (a tree search bot) and noting each decision it makes."""
+    """An agent playing as `bot` (a tree search bot) and noting each decision it makes; the
+    game's first `explore` decisions with a choice are drawn from the visit distribution
+    instead of the bot's choice (AlphaZero's exploration; the targets stay the visits)."""
 
-    def __init__(self, bot: Any, encoder: Any, decisions: list[tuple[int, Any, Array, Array]]):
+    def __init__(
+        self,
+        bot: Any,
+        encoder: Any,
+        decisions: list[tuple[int, Any, Array, Array]],
+        explore: int = 0,
+    ) -> None:
         self.bot = bot
         self.encoder = encoder
-        self.decisions = decisions
+        self.decisions = decisions  # shared by the game's recorders
+        self.explore = explore
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
         action = int(self.bot.act(game, state, rng))
@@ -98,6 +107,8 @@ class Recorder:
             mask = np.zeros(game.num_actions, bool)
             mask[list(legal)] = True
             policy = visit_distribution(getattr(self.bot, "root", None), legal, action, mask)
+            if len(self.decisions) < self.explore:
+                action = rng.choices(legal, weights=[float(policy[a]) for a in legal])[0]
             self.decisions.append((player, self.encoder.observe(state, player), mask, policy))
         return action
 
@@ -124,15 +135,18 @@ def visit_distribution(root: Any, legal: Sequence[int], action: int, mask: Array
     return shares
 
 
-def self_play(game: Game[Any], expert: str, seed: int, layout: Layout) -> tuple[Records, int]:
-    """One game of the `expert` bot spec against itself (one bot per seat) from `seed`: its
-    records in every symmetry, and the number of decisions recorded. (Arguments that
-    pickle: helper processes play games with it.)"""
+def self_play(
+    game: Game[Any], expert: str, seed: int, layout: Layout, explore: int = 0
+) -> tuple[Records, int]:
+    """One game of the `expert` bot spec against itself (one bot per seat) from `seed`, its
+    first `explore` choices drawn from the visits (`Recorder`): its records in every
+    symmetry, and the number of decisions recorded. (Arguments that pickle: helper
+    processes play games with it.)"""
     encoder = observer_of(game)
     decisions: list[tuple[int, Any, Array, Array]] = []
     experts = [make_bot(expert) for _ in range(game.num_players)]
     try:
-        played = play(game, [Recorder(bot, encoder, decisions) for bot in experts], seed)
+        played = play(game, [Recorder(bot, encoder, decisions, explore) for bot in experts], seed)
     finally:
         for bot in experts:
             close = getattr(bot, "close", None)
