@@ -190,6 +190,10 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert "other settings (games)" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "none")]) == 2
     assert "holds no run" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--expert", "mcts:depth=x"]) == 2
+    assert "mcts: depth is auto, end or a whole number" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--opponent", "nobody"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
 
 
 def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> None:

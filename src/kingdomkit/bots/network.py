@@ -315,7 +315,7 @@ def load_network(path: str | Path) -> Network:
         )
     try:
         return Network(header, arrays)
-    except (KeyError, TypeError, ValueError) as error:
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
         raise OptionError(f"{str(target)!r} has a broken header: {error!r}") from None
 
 

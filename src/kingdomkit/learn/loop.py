@@ -31,7 +31,7 @@ from typing import Any
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from kingdomkit.bots import parse_spec
+from kingdomkit.bots import make_bot, parse_spec
 from kingdomkit.bots.network import Sizes, header_for, layout_of, random_network, save_network
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import make_game
@@ -130,6 +130,17 @@ class Run:
         self.records = Records.empty(self.layout)
         self.curve: list[Point] = []
         self._resume()
+        self._check_bots()
+
+    def _check_bots(self) -> None:
+        """OptionError now, before any game, for a bot spec that cannot be made."""
+        network = self.directory / NETWORK
+        s = self.settings
+        for spec in (s.expert, s.player, *s.opponents):
+            bot = make_bot(with_weights(spec, network))
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
 
     def _optimizer(self) -> torch.optim.Optimizer:
         s = self.settings
