@@ -205,3 +205,23 @@ def test_root_noise_keeps_a_distribution_and_plays_legal_games(tmp_path: Path) -
     assert replay_actions(game, played.actions) == played.final_state
     with pytest.raises(OptionError, match="noise is between 0 and 1"):
         make_bot(f"neural:weights={path}:noise=1.5")
+
+
+def test_kingdomkit_analyze_grades_a_game_with_the_neural_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from kingdomkit.cli.main import main
+    from kingdomkit.core.record import make_record, write_record
+
+    game = make_game("kingdomino", {"players": 2})
+    played = play(game, [make_bot("random"), make_bot("greedy")], seed=4)
+    record = tmp_path / "game.json"
+    write_record(record, make_record(game, 4, ["ann", "bob"], list(played.actions)))
+    network = saved(game, tmp_path / "net.npz")
+    spec = f"neural:weights={network}:playouts=2:confirm=2"
+    assert main(["analyze", str(record), "--bot", spec, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["decisions"]) > 10
+    assert all(d["points_lost"] >= 0 for d in data["decisions"])
