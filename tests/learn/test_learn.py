@@ -194,6 +194,19 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert "mcts: depth is auto, end or a whole number" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--opponent", "nobody"]) == 2
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--games", str(loop.LIMIT)]) == 2
+    assert f"--games must be less than {loop.LIMIT}" in capsys.readouterr().err
+
+
+def test_no_two_games_of_a_run_share_a_seed() -> None:
+    last = loop.LIMIT - 1
+    seeds = {
+        loop.game_seed(run, iteration, game)
+        for run in (0, 1, 2)
+        for iteration in (0, 1, 2, last)
+        for game in (0, 1, last)
+    }
+    assert len(seeds) == 3 * 4 * 3
 
 
 def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> None:

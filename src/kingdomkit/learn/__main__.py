@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError
-from kingdomkit.learn.loop import Settings, kept_settings, run
+from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
 
 DEFAULTS = Settings(game="", options={})
 
@@ -89,6 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in ("games", "epochs", "batch", "window", "eval_games", "iterations"):
             if getattr(args, name) < 1:
                 raise KingdomkitError(f"--{name.replace('_', '-')} must be at least 1")
+        for name in ("games", "eval_games", "iterations"):
+            if getattr(args, name) >= LIMIT:
+                raise KingdomkitError(f"--{name.replace('_', '-')} must be less than {LIMIT}")
+        if args.seed < 0:
+            raise KingdomkitError("--seed must be at least 0")
         if args.game is None:
             settings = kept_settings(args.out)
             if settings is None:

@@ -1,8 +1,8 @@
 """The learning curve: strength against fixed opponents after each iteration, as CSV and PNG.
 
 Strength is measured by the `neural` bot with the iteration's network against each opponent
-on the same deals at every iteration (seeds fixed for the run, the network's seat rotating
-over them), so that two points of the curve differ by the network, not by the luck of the
+on the same deals at every iteration (loop.game_seed's, fixed for the run, the network's seat
+rotating over them), so that two points of the curve differ by the network, not by the luck of the
 deals: its mean win share (`Game.returns`) and its mean margin (own points less the best
 other player's).
 """
@@ -18,8 +18,6 @@ from typing import Any
 from kingdomkit.bots import make_bot
 from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import Game
-
-EVAL_SEED = 900_000_000  # evaluation deals: apart from every self-play seed
 
 
 @dataclass(frozen=True)
@@ -43,19 +41,18 @@ def strength(
     game: Game[Any],
     bot: str,
     opponent: str,
-    games: int,
-    seed: int,
+    seeds: Sequence[int],
     step: Callable[[], None] | None = None,
 ) -> tuple[float, float]:
-    """`bot`'s mean win share and margin in `games` games against `opponent` in every other
-    seat, its seat rotating; `step()` after each game."""
+    """`bot`'s mean win share and margin in the games of `seeds` against `opponent` in every
+    other seat, its seat rotating; `step()` after each game."""
     players = game.num_players
     share = margin = 0.0
-    for g in range(games):
+    for g, seed in enumerate(seeds):
         seat = g % players
         agents = [make_bot(bot if s == seat else opponent) for s in range(players)]
         try:
-            final = play(game, agents, EVAL_SEED + seed + g).final_state
+            final = play(game, agents, seed).final_state
         finally:
             for agent in agents:
                 close = getattr(agent, "close", None)
@@ -66,7 +63,8 @@ def strength(
         margin += scores[seat] - max(s for p, s in enumerate(scores) if p != seat)
         if step is not None:
             step()
-    return share / max(games, 1), margin / max(games, 1)
+    games = max(len(seeds), 1)
+    return share / games, margin / games
 
 
 def write_csv(path: Path, points: Sequence[Point]) -> None:

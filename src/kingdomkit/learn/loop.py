@@ -41,6 +41,8 @@ from kingdomkit.learn.records import Records, self_play
 from kingdomkit.learn.train import fit_scales, train
 
 NETWORK = "network.npz"
+LIMIT_BITS = 20
+LIMIT = 1 << LIMIT_BITS  # most games an iteration or an evaluation plays, most iterations
 RUN = "run.json"
 
 
@@ -101,6 +103,12 @@ def commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return found.stdout.strip() or "unknown"
+
+
+def game_seed(run: int, iteration: int, game: int) -> int:
+    """The seed of a run's `game`-th game of self-play in `iteration` (from 1), or of its
+    evaluation deals (iteration 0): no two the same within the limits."""
+    return (run << 2 * LIMIT_BITS) + (iteration << LIMIT_BITS) + game
 
 
 def with_weights(spec: str, path: Path) -> str:
@@ -175,6 +183,8 @@ class Run:
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.records = Records.load(directory / kept["buffer"])
+        # an interruption after training may have left a newer network: the checkpoint's
+        save_network(directory / NETWORK, self.header, export(self.model, self.header).arrays)
         rows = len(self.settings.opponents) * self.progressed.iteration
         self.curve = read_csv(directory / "curve.csv")[:rows]
 
@@ -187,8 +197,7 @@ class Run:
         expert = with_weights(s.expert, network_path)
 
         task = progress.add_task(f"iteration {number}: self-play", total=s.games)
-        # apart from curve.EVAL_SEED
-        seeds = [s.seed * 1_000_003 + number * 10_000 + g for g in range(s.games)]
+        seeds = [game_seed(s.seed, number, g) for g in range(s.games)]
         played = self._self_play(expert, seeds, lambda: progress.advance(task))
         fresh = Records.empty(self.layout)
         positions = 0
@@ -226,8 +235,7 @@ class Run:
                         self.game,
                         player,
                         opponent,
-                        s.eval_games,
-                        s.seed,
+                        [game_seed(s.seed, 0, g) for g in range(s.eval_games)],
                         lambda: progress.advance(task),
                     ),
                 )
