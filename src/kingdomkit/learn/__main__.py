@@ -15,7 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError
-from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
+
+try:
+    from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
+except ModuleNotFoundError as missing:  # the train extra is not installed
+    if missing.name not in ("torch", "numpy", "matplotlib"):
+        raise
+    sys.exit(f"python -m kingdomkit.learn needs {missing.name}: pip install 'kingdomkit[train]'")
 
 DEFAULTS = Settings(game="", options={})
 
