@@ -13,6 +13,7 @@ from kingdomkit.bots.flat_mc import FlatMonteCarloBot, flat_mc_factory
 from kingdomkit.bots.greedy import GreedyBot, GreedyPlacementBot, greedy_factory
 from kingdomkit.bots.levels import LEVELS, LevelBot
 from kingdomkit.bots.mcts import TreeBot, mcts_factory
+from kingdomkit.bots.neural import neural_factory
 from kingdomkit.bots.random_bot import RandomBot
 from kingdomkit.bots.spec import BotFactory, BotSpec, Settings, parse_spec
 from kingdomkit.bots.uct import uct_factory, uct_pb_factory
@@ -36,6 +37,7 @@ BOTS: dict[str, BotFactory] = {
     "uct": uct_factory,
     "uct-pb": uct_pb_factory,
     "mcts": mcts_factory,
+    "neural": neural_factory,
 }
 
 

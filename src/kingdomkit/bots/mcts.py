@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from kingdomkit.bots.analysis import Analysis, analysis_of, most_points
 from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, read_budget
@@ -79,6 +79,18 @@ DEFAULT_WIDEN = 1.0
 ANALYSIS_LEAST = 4  # iterations every legal root action gets in an analysis
 ANALYSIS_CONFIRM = 32  # playouts the best action (and the focus) gets in an analysis
 OBSERVED_LIMIT = 10_000
+
+
+class RootSearch(Protocol):
+    """What the turn handling and the analysis need of a search (tree.py's `Search`, and
+    the `neural` bot's, neural.py)."""
+
+    root: Node
+    leaf: int
+
+    def iterate(
+        self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
+    ) -> int: ...
 
 
 class TreeBot:
@@ -119,15 +131,21 @@ class TreeBot:
         if continuing and node is not None:
             action = node.best_action(legal, player)
             if action is None:
-                action = greedy_action(game, game.resample(view, player, srng), srng)
+                action = self.fallback(game, view, player, srng, node)
             return self._played(game, player, state, action, node)
         if len(legal) == 1:  # nothing to think about: keep the time (and the tree)
             return self._played(game, player, state, legal[0], node or Node(game.num_players))
         search = self._search(game, view, player, srng, node if self.reuse else None)
         action = search.root.best_action(legal, player)
         if action is None:
-            action = greedy_action(game, game.resample(view, player, srng), srng)
+            action = self.fallback(game, view, player, srng, search.root)
         return self._played(game, player, state, action, search.root)
+
+    def fallback(
+        self, game: Game[Any], view: Any, player: int, rng: random.Random, node: Node
+    ) -> int:
+        """The move when the search at `node` visited no legal child: the greedy one."""
+        return greedy_action(game, game.resample(view, player, rng), rng)
 
     def observe(self, game: Game[Any], player: int, action: int) -> None:
         """A decision made by anyone (drivers call this); kept to advance the tree."""
@@ -189,7 +207,7 @@ class TreeBot:
     # -- searching -----------------------------------------------------------------------
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
-    ) -> Search:
+    ) -> RootSearch:
         search = Search(game, player, self.config, root)
         helpers = self._pool()
         if helpers is not None:
@@ -249,7 +267,7 @@ class TreeBot:
         return analysis
 
     def _confirm(
-        self, search: Search, view: Any, rng: random.Random, action: int, visits: int
+        self, search: RootSearch, view: Any, rng: random.Random, action: int, visits: int
     ) -> None:
         """Search `action` on until it has `confirm` playouts."""
         while visits < self.confirm:

@@ -1,0 +1,297 @@
+"""`neural`: a search guided by a policy-value network (network.py), as AlphaZero searches.
+
+The turn handling is `mcts`'s (mcts.py `TreeBot`: a turn's micro-decisions read from the search
+at its first one, tree reuse through `observe`, search from determinisations of the player's
+view); the search inside (docs/learning.md argues it):
+
+- **PUCT**: at a node where `p` acts, the legal action with the most
+
+      q + c * P(a) * sqrt(N) / (1 + n)
+
+  q the child's mean value for `p` normalised by the least and largest values backed up in
+  this search (relative outcomes crowd around 0.5), an unvisited child's q its parent's,
+  P(a) the network's prior (uniform for an action the node's evaluation did not see legal),
+  N the node's visits, n the child's.
+- **The network values the leaves**: a node is evaluated once, when first reached (its priors
+  and every player's value and points in one call), instead of being played out; `mix=L`
+  blends in one compiled greedy playout (value = (1 - L) network + L playout).
+- **Chance**: the tree ends at the first draw below the root; past it the network values the
+  position reached by that iteration's draw (priors for one draw would be wrong for the next,
+  and open-loop statistics past a draw mix different draws).
+- **Exploration** (for self-play, `noise=E`): a share E of Dirichlet noise in the root's
+  priors at every search, as AlphaZero's self-play.
+- **Budget**: `time=` or `playouts=` per turn (budget.py: one playout is one iteration, one
+  network call); the root is evaluated before the budget starts, so `playouts=1` plays the
+  move the network prefers. A move whose node has no visited child is the prior's best.
+
+Settings: weights=PATH (required: a network file made by `python -m kingdomkit.learn`, for
+this game and options), time= | playouts= (default time=1), c= (default 1.5), mix= (default 0),
+noise= (default 0), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from kingdomkit.bots.budget import Budget, Clock, read_budget
+from kingdomkit.bots.mcts import ANALYSIS_CONFIRM, TreeBot
+from kingdomkit.bots.outcome import relative
+from kingdomkit.bots.rollout import Outcome, Simulator
+from kingdomkit.bots.spec import Settings
+from kingdomkit.bots.tree import Node, TreeConfig
+from kingdomkit.core.driver import Agent
+from kingdomkit.core.protocol import CHANCE, TERMINAL, Game, OptionError
+
+if TYPE_CHECKING:
+    from kingdomkit.bots.network import Network
+
+DEFAULT_C = 1.5
+DIRICHLET_TOTAL = 10.0  # `noise=`: alpha = this / legal actions
+NO_WEIGHTS = (
+    "neural needs weights=PATH, a network file for this game made by "
+    "`python -m kingdomkit.learn` (kingdomkit ships no trained network yet)"
+)
+
+
+class NeuralSearch:
+    """Iterations of PUCT from `player`'s view with network leaves, growing `root`."""
+
+    leaf = 1  # one evaluation per iteration (for TreeBot's analysis)
+
+    def __init__(
+        self,
+        game: Game[Any],
+        player: int,
+        network: Network,
+        c: float,
+        mix: float,
+        root: Node | None,
+        noise: float = 0.0,
+    ) -> None:
+        from kingdomkit.bots.network import observer_of
+
+        self.game = game
+        self.player = player
+        self.network = network
+        self.observer = observer_of(game)
+        self.c = c
+        self.mix = mix
+        self.noise = noise
+        self.root_prior: dict[int, float] | None = None  # the root's, with `noise`
+        self.sim = Simulator(game, player, "greedy", 0.0, "relative") if mix > 0 else None
+        self.root = root if root is not None else Node(game.num_players)
+        self.low = math.inf  # the least and largest values backed up (q's normalisation)
+        self.high = -math.inf
+        self.iterations = 0
+
+    def run(self, view: Any, rng: random.Random, clock: Clock) -> int:
+        """Iterate until the budget is spent; the number of iterations."""
+        if self.root.prior is None:
+            state = self.game.resample(view, self.player, rng)
+            self.root.prior, _ = self.evaluate(state, rng)
+        if self.noise > 0.0:
+            self.root_prior = noisy(self.root.prior, self.noise, rng)
+        done = 0
+        while clock.more(done):
+            done += self.iterate(view, rng)
+        return done
+
+    def iterate(
+        self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
+    ) -> int:
+        """One iteration from a fresh determinisation of `view` (`first`: the root action)."""
+        game = self.game
+        state = game.resample(view, self.player, rng)
+        node = self.root
+        path = [node]
+        drawn = False
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                scores = list(game.scores(state))
+                outcome: Outcome = (relative(scores, game.returns(state)), scores)
+                break
+            if player == CHANCE:
+                state = game.apply(state, game.sample_chance(state, rng))
+                drawn = True
+                continue
+            if drawn:
+                _, outcome = self.evaluate(state, rng)
+                break
+            if node.prior is None:
+                node.prior, outcome = self.evaluate(state, rng)
+                break
+            if first is not None:
+                action, first = first, None
+            else:
+                action = self.select(node, state, player)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Node(game.num_players)
+            state = game.apply(state, action)
+            node = child
+            path.append(child)
+        self.backup(path, outcome)
+        self.iterations += 1
+        return 1
+
+    def select(self, node: Node, state: Any, player: int) -> int:
+        """The legal action with the best PUCT score (see the card)."""
+        legal = self.game.legal_actions(state)
+        prior = (self.root_prior if node is self.root else None) or node.prior or {}
+        uniform = 1.0 / len(legal)
+        low, span = self.low, self.high - self.low
+        explore = self.c * math.sqrt(max(1, node.visits))
+        parent = (node.mean(player) - low) / span if span > 0 else 0.5
+        children = node.children
+        best_action, best_score = legal[0], -math.inf
+        for action in legal:
+            child = children.get(action)
+            if child is not None and child.visits:
+                visits = child.visits
+                q = (child.values[player] / visits - low) / span if span > 0 else 0.5
+            else:
+                visits, q = 0, parent
+            score = q + explore * prior.get(action, uniform) / (1 + visits)
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action
+
+    def evaluate(self, state: Any, rng: random.Random) -> tuple[dict[int, float], Outcome]:
+        """The network's priors over the legal actions of the decision `state` (observed by
+        the player to act), and every player's value and points (with `mix`, blended with a
+        greedy playout's)."""
+        import numpy as np
+
+        game = self.game
+        acting = game.current_player(state)
+        legal = game.legal_actions(state)
+        mask = np.zeros((1, game.num_actions), bool)
+        mask[0, list(legal)] = True
+        found = self.network.evaluate([self.observer.observe(state, acting)], mask)
+        players = game.num_players
+        seat = [(p - acting) % players for p in range(players)]
+        values = [float(found.values[0, seat[p]]) for p in range(players)]
+        points = [float(found.points[0, seat[p]]) for p in range(players)]
+        if self.sim is not None:
+            played, scored = self.sim.run(state, rng)
+            mix = self.mix
+            values = [(1 - mix) * v + mix * w for v, w in zip(values, played, strict=True)]
+            points = [(1 - mix) * v + mix * w for v, w in zip(points, scored, strict=True)]
+        priors = {action: float(found.priors[0, action]) for action in legal}
+        return priors, (values, points)
+
+    def backup(self, path: list[Node], outcome: Outcome) -> None:
+        values, points = outcome
+        self.low = min(self.low, *values)
+        self.high = max(self.high, *values)
+        players = range(len(values))
+        for node in path:
+            node.visits += 1
+            node.avail += 1
+            for p in players:
+                node.values[p] += values[p]
+                node.points[p] += points[p]
+
+
+def noisy(prior: dict[int, float], share: float, rng: random.Random) -> dict[int, float]:
+    """`prior` with a `share` of Dirichlet noise, as AlphaZero explores in self-play: the
+    concentration DIRICHLET_TOTAL spread over the actions, so that the noise has the same
+    weight whatever their number."""
+    alpha = DIRICHLET_TOTAL / max(1, len(prior))
+    draws = {action: rng.gammavariate(alpha, 1.0) for action in prior}
+    total = sum(draws.values()) or 1.0
+    return {a: (1 - share) * p + share * draws[a] / total for a, p in prior.items()}
+
+
+class NeuralBot(TreeBot):
+    """`mcts`'s turn handling around a network-guided search (see the card)."""
+
+    def __init__(
+        self,
+        network: Network,
+        budget: Budget,
+        c: float = DEFAULT_C,
+        mix: float = 0.0,
+        reuse: bool = True,
+        confirm: int = ANALYSIS_CONFIRM,
+        noise: float = 0.0,
+    ) -> None:
+        super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
+        self.network = network
+        self.c = c
+        self.mix = mix
+        self.noise = noise
+        self._checked: Game[Any] | None = None
+
+    def _search(
+        self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
+    ) -> NeuralSearch:
+        self._fits(game)
+        search = NeuralSearch(game, player, self.network, self.c, self.mix, root, self.noise)
+        with one_blas_thread():
+            self.last_iterations = search.run(view, rng, self.budget.start())
+        return search
+
+    def fallback(
+        self, game: Game[Any], view: Any, player: int, rng: random.Random, node: Node
+    ) -> int:
+        """The prior's favourite legal move (the node's evaluation, else a new one)."""
+        self._fits(game)
+        state = game.resample(view, player, rng)
+        prior = node.prior
+        if prior is None:
+            search = NeuralSearch(game, player, self.network, self.c, 0.0, None)
+            prior, _ = search.evaluate(state, rng)
+        legal = game.legal_actions(state)
+        return max(legal, key=lambda action: prior.get(action, 0.0))
+
+    def _fits(self, game: Game[Any]) -> None:
+        if game is not self._checked:
+            self.network.check(game)
+            self._checked = game
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """numpy's BLAS on one thread inside (threadpoolctl, when installed): a position's
+    products are small, and on a machine shared with other searches more threads only burn
+    CPU (measured: ten times the CPU time per position in the Mighty Duel)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def neural_factory(settings: Mapping[str, str]) -> Agent:
+    read = Settings("neural", settings)
+    weights = read.text("weights", "")
+    budget = read_budget(read, Budget(seconds=1.0))
+    c = read.number("c", DEFAULT_C, low=-1e-12)
+    mix = read.number("mix", 0.0, low=-1e-12)
+    noise = read.number("noise", 0.0, low=-1e-12)
+    reuse = read.text("reuse", "yes", ("yes", "no")) == "yes"
+    confirm = read.integer("confirm", ANALYSIS_CONFIRM)
+    read.done()
+    if mix is None or mix > 1.0:
+        raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
+    if noise is None or noise > 1.0:
+        raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
+    if not weights:
+        raise OptionError(NO_WEIGHTS)
+    try:
+        from kingdomkit.bots.network import load_network
+    except ImportError:
+        raise OptionError("neural needs numpy (pip install 'kingdomkit[fast]')") from None
+    try:
+        network = load_network(weights)
+    except OptionError as error:
+        raise OptionError(f"neural: {error}") from None
+    return NeuralBot(network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise)

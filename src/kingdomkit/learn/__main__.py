@@ -1,0 +1,123 @@
+"""`python -m kingdomkit.learn`: train the `neural` bot's network (see loop.py).
+
+    python -m kingdomkit.learn kingdomino --players 2 --iterations 10 --out runs/learn-2p
+    python -m kingdomkit.learn --out runs/learn-2p --iterations 20     # resume, go on
+
+Without a game, the run in `--out` goes on with its own settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from kingdomkit.core.protocol import KingdomkitError
+
+try:
+    from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
+except ModuleNotFoundError as missing:  # the train extra is not installed
+    if missing.name not in ("torch", "numpy", "matplotlib"):
+        raise
+    sys.exit(f"python -m kingdomkit.learn needs {missing.name}: pip install 'kingdomkit[train]'")
+
+DEFAULTS = Settings(game="", options={})
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m kingdomkit.learn",
+        description="Train a policy-value network for the `neural` bot by expert iteration "
+        "(docs/learning.md); resumes the run in --out when there is one.",
+    )
+    p.add_argument("game", nargs="?", help="the game (a new run); omit to resume --out")
+    p.add_argument("--players", type=int, help="players (the game's default when omitted)")
+    p.add_argument(
+        "--variant", action="append", default=[], help="an on/off option, e.g. mighty_duel"
+    )
+    p.add_argument("--out", type=Path, required=True, help="the run's directory")
+    p.add_argument("--iterations", type=int, default=1, help="train until this many (1)")
+    p.add_argument("--expert", default=DEFAULTS.expert, help=f"({DEFAULTS.expert})")
+    p.add_argument("--games", type=int, default=DEFAULTS.games, help="per iteration")
+    p.add_argument(
+        "--explore",
+        type=int,
+        default=DEFAULTS.explore,
+        help="a game's first choices drawn from the expert's visits (0)",
+    )
+    p.add_argument("--epochs", type=int, default=DEFAULTS.epochs, help="per iteration")
+    p.add_argument("--batch", type=int, default=DEFAULTS.batch)
+    p.add_argument("--lr", type=float, default=DEFAULTS.lr)
+    p.add_argument("--window", type=int, default=DEFAULTS.window, help="records kept")
+    p.add_argument("--player", default=DEFAULTS.player, help="the bot on the curve")
+    p.add_argument(
+        "--opponent",
+        action="append",
+        help=f"a fixed opponent of the curve, repeatable ({', '.join(DEFAULTS.opponents)})",
+    )
+    p.add_argument("--eval-games", type=int, default=DEFAULTS.eval_games, help="per opponent")
+    p.add_argument("--seed", type=int, default=DEFAULTS.seed)
+    p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
+    return p
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    options: dict[str, object] = dict.fromkeys(args.variant, True)
+    if args.players is not None:
+        options["players"] = args.players
+    return Settings(
+        game=args.game,
+        options=options,
+        expert=args.expert,
+        games=args.games,
+        explore=max(0, args.explore),
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        window=args.window,
+        player=args.player,
+        opponents=tuple(args.opponent or DEFAULTS.opponents),
+        eval_games=args.eval_games,
+        seed=args.seed,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(argv)
+    import torch
+
+    torch.set_num_threads(max(1, args.threads))
+    try:
+        for name in ("games", "epochs", "batch", "window", "eval_games", "iterations"):
+            if getattr(args, name) < 1:
+                raise KingdomkitError(f"--{name.replace('_', '-')} must be at least 1")
+        for name in ("games", "eval_games", "iterations"):
+            if getattr(args, name) >= LIMIT:
+                raise KingdomkitError(f"--{name.replace('_', '-')} must be less than {LIMIT}")
+        if args.seed < 0:
+            raise KingdomkitError("--seed must be at least 0")
+        if args.game is None:
+            settings = kept_settings(args.out)
+            if settings is None:
+                raise KingdomkitError(f"{args.out} holds no run: name a game to start one")
+        else:
+            settings = settings_from(args)
+        command = shlex.join(["python", "-m", "kingdomkit.learn", *argv])
+        done = run(args.out, settings, args.iterations, command, max(1, args.workers))
+    except KingdomkitError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    last = done.progressed
+    print(
+        f"{last.iteration} iterations, {last.games} games of self-play, {last.positions} "
+        f"positions, {last.wall_seconds:.0f} s; network: {args.out / 'network.npz'}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

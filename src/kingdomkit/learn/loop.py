@@ -1,0 +1,345 @@
+"""The expert-iteration loop, with a checkpoint after every iteration (resumable).
+
+One iteration: `games` games of the expert against itself (records.py; the expert's
+searches play out on the game's compiled kernel), the records joined to the replay window
+(`window` most recent), `epochs` of training (train.py), the network exported to
+`network.npz` (what `neural:weights=` reads), and its strength against each opponent
+(curve.py), added to `curve.csv` and `curve.png`.
+
+The run's directory holds, after iteration i: `run.json` (the settings, the totals, and which
+files are current), `model-i.pt` (the torch model and optimizer), `buffer-i.npz` (the replay
+window), `network.npz`, `curve.csv`, `curve.png`. `run.json` is written last, in one rename:
+a run interrupted anywhere resumes from the last finished iteration, with the same settings
+(another setting is refused: start another directory).
+
+The expert is a bot spec; `neural` without `weights=` is the `neural` bot with the run's
+latest network (AlphaZero's loop; with `mcts`, expert iteration from our best search).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import subprocess
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from kingdomkit.bots import make_bot, parse_spec
+from kingdomkit.bots.network import Sizes, header_for, layout_of, random_network, save_network
+from kingdomkit.core.protocol import Game, OptionError
+from kingdomkit.core.registry import make_game
+from kingdomkit.learn.curve import Point, plot, read_csv, strength, write_csv
+from kingdomkit.learn.model import PolicyValueNet, export, from_network
+from kingdomkit.learn.records import Records, self_play
+from kingdomkit.learn.train import fit_scales, train
+
+NETWORK = "network.npz"
+LIMIT_BITS = 20
+LIMIT = 1 << LIMIT_BITS  # most games an iteration or an evaluation plays, most iterations
+RUN = "run.json"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a run is (kept in run.json; a resumed run must ask for the same)."""
+
+    game: str
+    options: dict[str, Any]
+    expert: str = "mcts:playouts=200"
+    games: int = 20  # games of self-play per iteration
+    explore: int = 0  # a game's first choices drawn from the visits (records.Recorder)
+    epochs: int = 4
+    batch: int = 256
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    window: int = 200_000  # records kept for training (symmetries included)
+    player: str = "neural:playouts=32"  # the bot measured on the curve
+    opponents: tuple[str, ...] = ("greedy",)
+    eval_games: int = 20
+    seed: int = 1
+    sizes: Sizes = field(default_factory=Sizes)
+
+    @classmethod
+    def kept(cls, data: dict[str, Any]) -> Settings:
+        """The settings as run.json keeps them."""
+        return cls(
+            **{
+                **data,
+                "opponents": tuple(data["opponents"]),
+                "sizes": Sizes(**data["sizes"]),
+            }
+        )
+
+
+@dataclass
+class Progressed:
+    """The totals of a run so far (kept in run.json)."""
+
+    iteration: int = 0
+    games: int = 0
+    positions: int = 0
+    wall_seconds: float = 0.0
+
+
+def commit() -> str:
+    """The commit of the code being run, `-dirty` when it has changes not committed, when it
+    is a git checkout ("unknown" otherwise)."""
+    try:
+        found = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--abbrev=40"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return found.stdout.strip() or "unknown"
+
+
+def game_seed(run: int, iteration: int, game: int) -> int:
+    """The seed of a run's `game`-th game of self-play in `iteration` (from 1), or of its
+    evaluation deals (iteration 0): no two the same within the limits."""
+    return (run << 2 * LIMIT_BITS) + (iteration << LIMIT_BITS) + game
+
+
+def with_weights(spec: str, path: Path) -> str:
+    """`spec` with `weights=path` when it is the `neural` bot without weights."""
+    parsed = parse_spec(spec)
+    if parsed.name == "neural" and "weights" not in dict(parsed.settings):
+        return f"{spec}:weights={path}"
+    return spec
+
+
+class Run:
+    """A training run in `directory` (new, or resumed from its run.json)."""
+
+    def __init__(self, directory: Path, settings: Settings, command: str, workers: int = 1) -> None:
+        self.directory = directory
+        self.workers = workers  # processes playing self-play games (the records are the same)
+        self.settings = settings
+        self.command = command
+        self.game: Game[Any] = make_game(settings.game, settings.options)
+        self.commands = [command]
+        self.commits = [commit()]
+        self.header = header_for(self.game, settings.sizes, command, self.commits[0])
+        self.layout = layout_of(self.header)
+        self.progressed = Progressed()
+        self.model = PolicyValueNet(self.layout, settings.sizes)
+        self.optimizer = self._optimizer()
+        self.records = Records.empty(self.layout)
+        self.curve: list[Point] = []
+        self._resume()
+        self._check_bots()
+
+    def _check_bots(self) -> None:
+        """OptionError now, before any game, for a bot spec that cannot be made."""
+        network = self.directory / NETWORK
+        s = self.settings
+        for spec in (s.expert, s.player, *s.opponents):
+            bot = make_bot(with_weights(spec, network))
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
+    def _optimizer(self) -> torch.optim.Optimizer:
+        s = self.settings
+        return torch.optim.AdamW(self.model.parameters(), lr=s.lr, weight_decay=s.weight_decay)
+
+    def _resume(self) -> None:
+        directory = self.directory
+        saved = directory / RUN
+        if not saved.is_file():
+            directory.mkdir(parents=True, exist_ok=True)
+            start = random_network(self.game, self.settings.seed, self.settings.sizes)
+            self.model = from_network(start)
+            self.optimizer = self._optimizer()
+            save_network(directory / NETWORK, self.header, start.arrays)
+            return
+        kept = json.loads(saved.read_text())
+        mine = json.loads(json.dumps(asdict(self.settings)))
+        if kept["settings"] != mine:
+            changed = sorted(k for k in mine if kept["settings"].get(k) != mine[k])
+            raise OptionError(
+                f"{directory} is a run with other settings ({', '.join(changed)}): "
+                "resume it with the same ones, or train in another directory"
+            )
+        self.progressed = Progressed(**kept["progressed"])
+        self.commands = [*kept["commands"], self.command]
+        self.commits = [*kept["commits"], *self.commits]
+        self.header["produced_by"] = {
+            "command": " ; ".join(self.commands),
+            "commit": " ; ".join(dict.fromkeys(self.commits)),
+        }
+        state = torch.load(directory / kept["model"], weights_only=True)
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.records = Records.load(directory / kept["buffer"])
+        # an interruption after training may have left a newer network: the checkpoint's
+        save_network(directory / NETWORK, self.header, export(self.model, self.header).arrays)
+        rows = len(self.settings.opponents) * self.progressed.iteration
+        self.curve = read_csv(directory / "curve.csv")[:rows]
+
+    # -- one iteration ---------------------------------------------------------------------
+    def iterate(self, progress: Progress) -> None:
+        s = self.settings
+        started = time.perf_counter()
+        number = self.progressed.iteration + 1
+        network_path = self.directory / NETWORK
+        expert = with_weights(s.expert, network_path)
+
+        task = progress.add_task(f"iteration {number}: self-play", total=s.games)
+        seeds = [game_seed(s.seed, number, g) for g in range(s.games)]
+        played = self._self_play(expert, seeds, lambda: progress.advance(task))
+        fresh = Records.empty(self.layout)
+        positions = 0
+        for records, decisions in played:  # in seed order, however many processes
+            fresh = fresh.joined(records, s.window)
+            positions += decisions
+        progress.remove_task(task)
+        if self.progressed.iteration == 0 and len(fresh):
+            fit_scales(self.model, fresh)
+        self.records = self.records.joined(fresh, s.window)
+
+        task = progress.add_task(f"iteration {number}: training", total=s.epochs)
+        losses = train(
+            self.model,
+            self.optimizer,
+            self.records,
+            s.epochs,
+            s.batch,
+            s.seed + number,
+            lambda: progress.advance(task),
+        )
+        progress.remove_task(task)
+        save_network(network_path, self.header, export(self.model, self.header).arrays)
+
+        player = with_weights(s.player, network_path)
+        measured = []
+        task = progress.add_task(
+            f"iteration {number}: strength", total=s.eval_games * len(s.opponents)
+        )
+        for opponent in s.opponents:
+            measured.append(
+                (
+                    opponent,
+                    *strength(
+                        self.game,
+                        player,
+                        opponent,
+                        [game_seed(s.seed, 0, g) for g in range(s.eval_games)],
+                        lambda: progress.advance(task),
+                    ),
+                )
+            )
+        progress.remove_task(task)
+
+        done = self.progressed
+        done.iteration = number
+        done.games += s.games
+        done.positions += positions
+        done.wall_seconds += time.perf_counter() - started
+        for opponent, share, margin in measured:
+            self.curve.append(
+                Point(
+                    number,
+                    done.games,
+                    done.positions,
+                    round(done.wall_seconds, 1),
+                    losses.policy,
+                    losses.value,
+                    losses.points,
+                    opponent,
+                    s.eval_games,
+                    share,
+                    margin,
+                )
+            )
+        self._checkpoint()
+
+    def _self_play(
+        self, expert: str, seeds: list[int], step: Callable[[], None]
+    ) -> list[tuple[Records, int]]:
+        """The games of `seeds`, in order: here, or spread over `workers` processes."""
+        explore = self.settings.explore
+        if self.workers <= 1:
+            found = []
+            for seed in seeds:
+                found.append(self_play(self.game, expert, seed, self.layout, explore))
+                step()
+            return found
+        # spawned, not forked: this process holds torch's threads
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            jobs = [
+                pool.submit(self_play, self.game, expert, seed, self.layout, explore)
+                for seed in seeds
+            ]
+            for _ in as_completed(jobs):
+                step()
+            return [job.result() for job in jobs]
+
+    def _checkpoint(self) -> None:
+        directory, number = self.directory, self.progressed.iteration
+        model, buffer = f"model-{number}.pt", f"buffer-{number}.npz"
+        torch.save(
+            {"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict()},
+            directory / model,
+        )
+        self.records.save(directory / buffer)
+        write_csv(directory / "curve.csv", self.curve)
+        title = f"{self.settings.game} {json.dumps(self.settings.options)}: {self.settings.expert}"
+        plot(directory / "curve.png", self.curve, title)
+        kept = {
+            "settings": asdict(self.settings),
+            "progressed": asdict(self.progressed),
+            "model": model,
+            "buffer": buffer,
+            "commands": self.commands,  # the first, then each resumption
+            "commits": self.commits,
+        }
+        partial = directory / (RUN + ".partial")
+        partial.write_text(json.dumps(kept, indent=1, sort_keys=True))
+        partial.replace(directory / RUN)
+        for old in (f"model-{number - 1}.pt", f"buffer-{number - 1}.npz"):
+            (directory / old).unlink(missing_ok=True)
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+
+
+def kept_settings(directory: Path) -> Settings | None:
+    """The settings of the run in `directory`, None when there is none."""
+    saved = directory / RUN
+    if not saved.is_file():
+        return None
+    return Settings.kept(json.loads(saved.read_text())["settings"])
+
+
+def run(
+    directory: Path, settings: Settings, iterations: int, command: str, workers: int = 1
+) -> Run:
+    """Train in `directory` until it has `iterations` iterations (resuming it if it exists),
+    self-play spread over `workers` processes."""
+    training = Run(directory, settings, command, workers)
+    with progress_bar() as progress:
+        total = progress.add_task("iterations", total=iterations)
+        progress.update(total, completed=training.progressed.iteration)
+        while training.progressed.iteration < iterations:
+            training.iterate(progress)
+            progress.update(total, completed=training.progressed.iteration)
+    return training

@@ -1,0 +1,181 @@
+"""Training records from games of an expert search playing itself (expert iteration).
+
+At every decision with a choice, the acting player's observation, its legal mask and the
+expert's visit distribution over the legal actions (the node its move was read from: a
+turn's later micro-decisions are read from the search at its first, bots/mcts.py); when the
+game ends, every record gets each seat's outcome (the `relative` value the search backs up,
+bots/outcome.py) and final points, seats counted from the record's player. Each record enters
+in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the actions.
+
+`Records` are columns of numpy arrays; planes are stored as int16 (the encoders' planes are
+small integers), the rest as float32.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from kingdomkit.bots import make_bot
+from kingdomkit.bots.network import Layout, observer_of, raw_inputs
+from kingdomkit.bots.outcome import relative
+from kingdomkit.core.driver import play
+from kingdomkit.core.protocol import Game
+
+Array = NDArray[Any]
+
+
+@dataclass
+class Records:
+    """Training records as columns (see the card)."""
+
+    planes: Array  # (N, C, S, S) int16
+    vector: Array  # (N, V) float32
+    mask: Array  # (N, A) bool
+    policy: Array  # (N, A) float32, sums to 1 over the mask
+    value: Array  # (N, P) float32 in [0, 1]
+    points: Array  # (N, P) float32
+
+    def __len__(self) -> int:
+        return len(self.mask)
+
+    @classmethod
+    def empty(cls, layout: Layout) -> Records:
+        c, s, v, a, p = (
+            layout.channels,
+            layout.side,
+            layout.features,
+            layout.actions,
+            layout.players,
+        )
+        return cls(
+            np.zeros((0, c, s, s), np.int16),
+            np.zeros((0, v), np.float32),
+            np.zeros((0, a), bool),
+            np.zeros((0, a), np.float32),
+            np.zeros((0, p), np.float32),
+            np.zeros((0, p), np.float32),
+        )
+
+    def joined(self, other: Records, keep: int) -> Records:
+        """These records then `other`'s, only the last `keep` of them (the replay window)."""
+        columns = {
+            f.name: np.concatenate([getattr(self, f.name), getattr(other, f.name)])[-keep:]
+            for f in fields(self)
+        }
+        return Records(**columns)
+
+    def save(self, path: Path) -> None:
+        partial = path.with_name(path.name + ".partial.npz")
+        np.savez_compressed(partial, **{f.name: getattr(self, f.name) for f in fields(self)})
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Records:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(**{f.name: data[f.name] for f in fields(cls)})
+
+
+class Recorder:
+    """An agent playing as `bot` (a tree search bot) and noting each decision it makes; the
+    game's first `explore` decisions with a choice are drawn from the visit distribution
+    instead of the bot's choice (AlphaZero's exploration; the targets stay the visits)."""
+
+    def __init__(
+        self,
+        bot: Any,
+        encoder: Any,
+        decisions: list[tuple[int, Any, Array, Array]],
+        explore: int = 0,
+    ) -> None:
+        self.bot = bot
+        self.encoder = encoder
+        self.decisions = decisions  # shared by the game's recorders
+        self.explore = explore
+
+    def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        action = int(self.bot.act(game, state, rng))
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            player = game.current_player(state)
+            mask = np.zeros(game.num_actions, bool)
+            mask[list(legal)] = True
+            policy = visit_distribution(getattr(self.bot, "root", None), legal, action, mask)
+            if len(self.decisions) < self.explore:
+                action = rng.choices(legal, weights=[float(policy[a]) for a in legal])[0]
+            self.decisions.append((player, self.encoder.observe(state, player), mask, policy))
+        return action
+
+    def observe(self, game: Game[Any], player: int, action: int) -> None:
+        observe = getattr(self.bot, "observe", None)
+        if observe is not None:
+            observe(game, player, action)
+
+
+def visit_distribution(root: Any, legal: Sequence[int], action: int, mask: Array) -> Array:
+    """The share of the visits each legal child of `root` had; all on `action` when no child
+    was visited (a move read from no search)."""
+    policy = np.zeros(len(mask), np.float32)
+    children = getattr(root, "children", {})
+    for a in legal:
+        child = children.get(a)
+        if child is not None:
+            policy[a] = child.visits
+    total = policy.sum()
+    if total <= 0:
+        policy[action] = 1.0
+        return policy
+    shares: Array = policy / total
+    return shares
+
+
+def self_play(
+    game: Game[Any], expert: str, seed: int, layout: Layout, explore: int = 0
+) -> tuple[Records, int]:
+    """One game of the `expert` bot spec against itself (one bot per seat) from `seed`, its
+    first `explore` choices drawn from the visits (`Recorder`): its records in every
+    symmetry, and the number of decisions recorded. (Arguments that pickle: helper
+    processes play games with it.)"""
+    encoder = observer_of(game)
+    decisions: list[tuple[int, Any, Array, Array]] = []
+    experts = [make_bot(expert) for _ in range(game.num_players)]
+    try:
+        played = play(game, [Recorder(bot, encoder, decisions, explore) for bot in experts], seed)
+    finally:
+        for bot in experts:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    state = played.final_state
+    scores = [float(s) for s in game.scores(state)]
+    values = relative(scores, game.returns(state))
+    players = game.num_players
+    observations, masks, policies, outcome, points = [], [], [], [], []
+    for player, observation, mask, policy in decisions:
+        seats = [(player + i) % players for i in range(players)]
+        for image in encoder.symmetries(observation, mask):
+            turned = np.zeros_like(policy)
+            turned[image.actions] = policy
+            observations.append(image.observation)
+            masks.append(np.asarray(image.action_mask, bool))
+            policies.append(turned)
+            outcome.append([values[s] for s in seats])
+            points.append([scores[s] for s in seats])
+    if not observations:
+        return Records.empty(layout), 0
+    planes, vector = raw_inputs(layout, observations)
+    records = Records(
+        planes.astype(np.int16),
+        vector,
+        np.stack(masks),
+        np.stack(policies),
+        np.asarray(outcome, np.float32),
+        np.asarray(points, np.float32),
+    )
+    return records, len(decisions)

@@ -1,0 +1,227 @@
+"""The `neural` bot and its numpy network: whole legal games with an untrained network, the
+prior's move at playouts=1, network files that do not fit refused in words."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from kingdomkit.bots import make_bot  # noqa: E402
+from kingdomkit.bots.analysis import most_points  # noqa: E402
+from kingdomkit.bots.network import (  # noqa: E402
+    Network,
+    Sizes,
+    load_network,
+    observer_of,
+    random_network,
+    save_network,
+)
+from kingdomkit.bots.neural import NeuralBot  # noqa: E402
+from kingdomkit.core.driver import play, replay_actions  # noqa: E402
+from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
+from kingdomkit.core.registry import make_game  # noqa: E402
+
+TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
+SETUPS = [
+    {"players": 2},
+    {"players": 2, "mighty_duel": True},
+    {"players": 4},
+]
+
+
+def saved(game: Game[Any], path: Path, seed: int = 0) -> Path:
+    network = random_network(game, seed, TINY)
+    save_network(path, network.header, network.arrays)
+    return path
+
+
+def decision(game: Game[Any], seed: int, steps: int) -> Any:
+    """A decision a few random moves into a game."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while True:
+        while game.current_player(state) == CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+        if steps == 0:
+            return state
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+        steps -= 1
+
+
+@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+def test_whole_legal_games_with_an_untrained_network(
+    options: dict[str, Any], tmp_path: Path
+) -> None:
+    game = make_game("kingdomino", options)
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=4")]
+    agents += [make_bot("greedy") for _ in range(game.num_players - 1)]
+    played = play(game, agents, seed=5)
+    assert game.is_terminal(played.final_state)
+    # every decision was legal: the record replays through the checked path
+    assert replay_actions(game, played.actions) == played.final_state
+
+
+def test_at_one_playout_it_plays_the_move_its_policy_is_forced_to(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    state = decision(game, 3, 5)
+    legal = game.legal_actions(state)
+    assert len(legal) > 2
+    for forced in (legal[-1], legal[len(legal) // 2]):
+        network = random_network(game, 1, TINY)
+        arrays = dict(network.arrays)
+        arrays["policy.weight"] = np.zeros_like(arrays["policy.weight"])
+        arrays["policy.bias"] = np.full_like(arrays["policy.bias"], -20.0)
+        arrays["policy.bias"][forced] = 20.0
+        path = tmp_path / f"forced-{forced}.npz"
+        save_network(path, network.header, arrays)
+        bot = make_bot(f"neural:weights={path}:playouts=1")
+        assert isinstance(bot, NeuralBot)
+        assert bot.act(game, state, random.Random(0)) == forced
+        assert bot.root is not None and bot.root.children[forced].visits == 1
+
+
+def test_the_search_spends_its_playouts_and_reads_the_turn_from_one_tree(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=30")
+    assert isinstance(bot, NeuralBot)
+    state = decision(game, 4, 2)  # a placement: the claim follows in the same turn
+    action = bot.act(game, state, random.Random(1))
+    root = bot.root
+    assert root is not None and root.visits == 30
+    assert sum(child.visits for child in root.children.values()) == 30
+    after = game.apply(state, action)
+    if game.current_player(after) == game.current_player(state):
+        bot.act(game, after, random.Random(2))
+        assert bot.root is root.children[action]
+
+
+def test_the_network_evaluates_batches_with_priors_on_the_legal_actions_only() -> None:
+    game = make_game("kingdomino", {"players": 4})
+    network = random_network(game, 2, TINY)
+    encoder = observer_of(game)
+    states = [decision(game, seed, seed) for seed in range(3)]
+    observations = [encoder.observe(s, game.current_player(s)) for s in states]
+    masks = np.array([game.legal_mask(s) for s in states], bool)
+    found = network.evaluate(observations, masks)
+    assert found.priors.shape == (3, game.num_actions)
+    assert np.allclose(found.priors.sum(axis=1), 1.0)
+    assert not found.priors[~masks].any()
+    assert found.values.shape == found.points.shape == (3, 4)
+    assert ((found.values > 0) & (found.values < 1)).all()
+    one = network.evaluate(observations[1:2], masks[1:2])
+    assert np.allclose(one.priors, found.priors[1:2], atol=1e-6)
+
+
+def test_a_network_for_other_options_or_another_game_is_refused_in_words(tmp_path: Path) -> None:
+    two = make_game("kingdomino", {"players": 2})
+    path = saved(two, tmp_path / "two.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=2")
+    four = make_game("kingdomino", {"players": 4})
+    with pytest.raises(OptionError, match=r"number of players|options"):
+        bot.act(four, decision(four, 1, 0), random.Random(0))
+    duel = make_game("kingdomino", {"players": 2, "mighty_duel": True})
+    with pytest.raises(OptionError, match="options"):
+        bot.act(duel, decision(duel, 1, 0), random.Random(0))
+    queendomino = make_game("queendomino", {"players": 2})
+    with pytest.raises(OptionError, match="plays kingdomino, not queendomino"):
+        load_network(path).check(queendomino)
+
+
+def test_missing_broken_or_foreign_weights_are_refused_in_words(tmp_path: Path) -> None:
+    with pytest.raises(OptionError, match="needs weights=PATH"):
+        make_bot("neural:playouts=5")
+    with pytest.raises(OptionError, match="no network file"):
+        make_bot(f"neural:weights={tmp_path / 'absent.npz'}")
+    junk = tmp_path / "junk.npz"
+    junk.write_text("not a network")
+    with pytest.raises(OptionError, match=r"not a network file \(\.npz\)"):
+        make_bot(f"neural:weights={junk}")
+    plain = tmp_path / "plain.npz"
+    np.savez(plain, weights=np.zeros(3))
+    with pytest.raises(OptionError, match="no network header"):
+        make_bot(f"neural:weights={plain}")
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 0, TINY)
+    arrays = dict(network.arrays)
+    arrays["trunk.weight"] = arrays["trunk.weight"][:, :-1]
+    with pytest.raises(OptionError, match=r"trunk\.weight"):
+        Network(network.header, arrays)
+    with pytest.raises(OptionError, match="mix is between 0 and 1"):
+        make_bot(f"neural:weights={plain}:mix=2")
+
+
+def test_a_saved_network_loads_back_the_same(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 7, TINY, command="test")
+    path = tmp_path / "net.npz"
+    save_network(path, network.header, network.arrays)
+    loaded = load_network(path)
+    assert loaded.header == network.header
+    assert loaded.header["produced_by"]["command"] == "test"
+    for name, array in network.arrays.items():
+        assert np.array_equal(loaded.arrays[name], array)
+
+
+def test_mixed_leaves_play_a_legal_game(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=3:mix=0.5"), make_bot("random")]
+    played = play(game, agents, seed=9)
+    assert replay_actions(game, played.actions) == played.final_state
+
+
+def test_an_analysis_covers_every_legal_action_with_expected_points(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=10:confirm=4")
+    assert isinstance(bot, NeuralBot)
+    state = decision(game, 6, 4)
+    analysis = bot.analyse(game, state, random.Random(3))
+    assert sorted(e.action for e in analysis.actions) == list(game.legal_actions(state))
+    assert all(e.visits >= 1 for e in analysis.actions)
+    assert most_points(analysis.actions).visits >= 4  # the best is confirmed
+
+
+def test_root_noise_keeps_a_distribution_and_plays_legal_games(tmp_path: Path) -> None:
+    from kingdomkit.bots.neural import noisy
+
+    prior = {3: 0.7, 5: 0.2, 9: 0.1}
+    mixed = noisy(prior, 0.25, random.Random(1))
+    assert mixed == noisy(prior, 0.25, random.Random(1))  # from the bot's generator
+    assert mixed != prior and set(mixed) == set(prior)
+    assert abs(sum(mixed.values()) - 1.0) < 1e-9
+    assert all(v >= 0.75 * prior[a] for a, v in mixed.items())
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=3:noise=0.25"), make_bot("greedy")]
+    played = play(game, agents, seed=2)
+    assert replay_actions(game, played.actions) == played.final_state
+    with pytest.raises(OptionError, match="noise is between 0 and 1"):
+        make_bot(f"neural:weights={path}:noise=1.5")
+
+
+def test_kingdomkit_analyze_grades_a_game_with_the_neural_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from kingdomkit.cli.main import main
+    from kingdomkit.core.record import make_record, write_record
+
+    game = make_game("kingdomino", {"players": 2})
+    played = play(game, [make_bot("random"), make_bot("greedy")], seed=4)
+    record = tmp_path / "game.json"
+    write_record(record, make_record(game, 4, ["ann", "bob"], list(played.actions)))
+    network = saved(game, tmp_path / "net.npz")
+    spec = f"neural:weights={network}:playouts=2:confirm=2"
+    assert main(["analyze", str(record), "--bot", spec, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["decisions"]) > 10
+    assert all(d["points_lost"] >= 0 for d in data["decisions"])

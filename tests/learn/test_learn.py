@@ -1,0 +1,239 @@
+"""Training the `neural` bot's network (kingdomkit.learn): the torch model computes what the
+numpy network computes, exported weights load back, self-play records come in every symmetry,
+and a tiny run checkpoints, survives an interruption, resumes and writes its curve. Skipped
+without PyTorch (the `train` extra)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import numpy as np  # noqa: E402
+
+from kingdomkit.bots import make_bot  # noqa: E402
+from kingdomkit.bots.network import (  # noqa: E402
+    Sizes,
+    header_for,
+    layout_of,
+    load_network,
+    observer_of,
+    random_network,
+    raw_inputs,
+    save_network,
+)
+from kingdomkit.core.driver import play, replay_actions  # noqa: E402
+from kingdomkit.core.protocol import Game  # noqa: E402
+from kingdomkit.core.registry import make_game  # noqa: E402
+from kingdomkit.learn import loop  # noqa: E402
+from kingdomkit.learn.__main__ import main  # noqa: E402
+from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
+from kingdomkit.learn.records import Records, self_play  # noqa: E402
+
+SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
+TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
+
+
+def states(game: Game[Any], count: int, seed: int) -> list[Any]:
+    """`count` decisions of a random game."""
+    import random
+
+    rng = random.Random(seed)
+    found: list[Any] = []
+    state = game.initial_state()
+    while len(found) < count and not game.is_terminal(state):
+        if game.is_chance(state):
+            state = game.apply(state, game.sample_chance(state, rng))
+            continue
+        found.append(state)
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+    return found
+
+
+@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+def test_the_numpy_network_computes_what_the_torch_model_computes(options: dict[str, Any]) -> None:
+    game = make_game("kingdomino", options)
+    header = header_for(game, Sizes())
+    layout = layout_of(header)
+    torch.manual_seed(3)
+    model = PolicyValueNet(layout, Sizes())
+    generator = np.random.default_rng(4)
+    with torch.no_grad():
+        model.plane_scale.copy_(torch.from_numpy(generator.random(layout.channels, np.float32)))
+        model.vector_scale.copy_(torch.from_numpy(generator.random(layout.features, np.float32)))
+    network = export(model, header)
+    planes = generator.integers(0, 4, (6, layout.channels, layout.side, layout.side))
+    vector = generator.integers(0, 60, (6, layout.features))
+    raw = planes.astype(np.float32), vector.astype(np.float32)
+    scaled = (
+        raw[0] * network.arrays["plane_scale"][None, :, None, None],
+        raw[1] * network.arrays["vector_scale"],
+    )
+    for mine, theirs in zip(network.forward(*scaled), torch_outputs(model, *raw), strict=True):
+        assert mine.shape == theirs.shape
+        assert np.allclose(mine, theirs, rtol=1e-4, atol=1e-4 * max(1.0, np.abs(theirs).max()))
+    # and on real positions, through the observation encoder and the legal masks
+    encoder = observer_of(game)
+    found = states(game, 5, 1)
+    observations = [encoder.observe(s, game.current_player(s)) for s in found]
+    masks = np.array([game.legal_mask(s) for s in found], bool)
+    priors = network.evaluate(observations, masks).priors
+    logits, _, _ = torch_outputs(model, *raw_inputs(layout, observations))
+    expected = torch.softmax(
+        torch.from_numpy(logits).masked_fill(~torch.from_numpy(masks), -1e9), 1
+    )
+    assert np.allclose(priors, expected.numpy(), atol=1e-5)
+
+
+def test_an_exported_network_loads_back_into_torch_unchanged(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 5, TINY)
+    path = tmp_path / "net.npz"
+    save_network(path, network.header, export(from_network(network), network.header).arrays)
+    loaded = load_network(path)
+    for name, array in network.arrays.items():
+        assert np.array_equal(loaded.arrays[name], array)
+
+
+def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    records, decisions = self_play(game, "mcts:playouts=8", 3, layout)
+    assert decisions > 20
+    assert len(records) == 8 * decisions  # the 8 symmetries of the kingdoms
+    assert np.allclose(records.policy.sum(axis=1), 1.0)
+    assert not records.policy[~records.mask].any()  # the targets sit on legal actions
+    assert ((records.value >= 0) & (records.value <= 1)).all()
+    # seat 0 is the player to act: two records of one player's decisions share its outcome
+    assert set(np.unique(records.value[:, 0])) <= set(np.unique(records.value))
+    assert np.allclose(records.value[:8], records.value[0])  # one decision, 8 images
+    images = records.planes[-8:].reshape(8, -1)  # the last decision: kingdoms built
+    assert len({row.tobytes() for row in images}) > 1  # the kingdoms turned
+    policies = records.policy[-8:]
+    assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
+
+
+TINY_RUN = [
+    "kingdomino",
+    "--players",
+    "2",
+    "--games",
+    "1",
+    "--epochs",
+    "1",
+    "--expert",
+    "mcts:playouts=4",
+    "--player",
+    "neural:playouts=2",
+    "--eval-games",
+    "1",
+]
+
+
+def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
+    first = json.loads((out / "run.json").read_text())
+    assert first["progressed"]["iteration"] == 1 and first["progressed"]["games"] == 1
+
+    # interrupted in the middle of iteration 2's self-play: nothing of it is kept
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(loop, "self_play", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main([*TINY_RUN, "--out", str(out), "--iterations", "2"])
+    assert json.loads((out / "run.json").read_text()) == first
+    monkeypatch.undo()
+
+    # resumed with the run's own settings
+    assert main(["--out", str(out), "--iterations", "2"]) == 0
+    kept = json.loads((out / "run.json").read_text())
+    assert kept["progressed"]["iteration"] == 2 and kept["progressed"]["games"] == 2
+    assert len(kept["commands"]) == 2  # the interrupted one finished no iteration
+    assert sorted(p.name for p in out.iterdir()) == [
+        "buffer-2.npz",
+        "curve.csv",
+        "curve.png",
+        "model-2.pt",
+        "network.npz",
+        "run.json",
+    ]
+    with (out / "curve.csv").open() as source:
+        rows = list(csv.DictReader(source))
+    assert [int(r["iteration"]) for r in rows] == [1, 2]
+    assert [int(r["games"]) for r in rows] == [1, 2]
+    assert all(r["opponent"] == "greedy" and 0 <= float(r["win_share"]) <= 1 for r in rows)
+
+    network = load_network(out / "network.npz")
+    assert "--iterations 2" in network.header["produced_by"]["command"]
+    game = make_game("kingdomino", {"players": 2})
+    network.check(game)
+    agents = [make_bot(f"neural:weights={out / 'network.npz'}:playouts=2"), make_bot("greedy")]
+    played = play(game, agents, seed=11)
+    assert replay_actions(game, played.actions) == played.final_state
+
+
+def test_a_run_asked_for_other_settings_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "2", "--games", "2"]) == 2
+    assert "other settings (games)" in capsys.readouterr().err
+    assert main(["--out", str(tmp_path / "none")]) == 2
+    assert "holds no run" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--expert", "mcts:depth=x"]) == 2
+    assert "mcts: depth is auto, end or a whole number" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--opponent", "nobody"]) == 2
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--games", str(loop.LIMIT)]) == 2
+    assert f"--games must be less than {loop.LIMIT}" in capsys.readouterr().err
+
+
+def test_no_two_games_of_a_run_share_a_seed() -> None:
+    last = loop.LIMIT - 1
+    seeds = {
+        loop.game_seed(run, iteration, game)
+        for run in (0, 1, 2)
+        for iteration in (0, 1, 2, last)
+        for game in (0, 1, last)
+    }
+    assert len(seeds) == 3 * 4 * 3
+
+
+def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> None:
+    runs = []
+    for workers in ("1", "2"):
+        out = tmp_path / workers
+        argv = [*TINY_RUN, "--games", "2", "--out", str(out), "--workers", workers]
+        assert main(argv) == 0
+        runs.append(Records.load(out / "buffer-1.npz"))
+    one, two = runs
+    assert len(one) > 0
+    for name in ("planes", "vector", "mask", "policy", "value", "points"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))
+
+
+def test_explored_games_differ_and_the_run_s_own_network_can_be_the_expert(
+    tmp_path: Path,
+) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    plain, _ = self_play(game, "mcts:playouts=8", 5, layout)
+    explored, _ = self_play(game, "mcts:playouts=8", 5, layout, explore=12)
+    assert not np.array_equal(plain.planes[-8:], explored.planes[-8:])
+    # AlphaZero's loop: the `neural` bot with the run's latest network plays itself
+    out = tmp_path / "alphazero"
+    argv = [*TINY_RUN, "--expert", "neural:playouts=3:noise=0.25", "--explore", "4"]
+    assert main([*argv, "--out", str(out)]) == 0
+    kept = json.loads((out / "run.json").read_text())
+    assert kept["settings"]["expert"] == "neural:playouts=3:noise=0.25"
+    assert kept["progressed"]["positions"] > 20
