@@ -38,27 +38,63 @@ def parser() -> argparse.ArgumentParser:
         "--variant", action="append", default=[], help="an on/off option, e.g. mighty_duel"
     )
     p.add_argument("--out", type=Path, required=True, help="the run's directory")
-    p.add_argument("--iterations", type=int, default=1, help="train until this many (1)")
-    p.add_argument("--expert", default=DEFAULTS.expert, help=f"({DEFAULTS.expert})")
-    p.add_argument("--games", type=int, default=DEFAULTS.games, help="per iteration")
+    p.add_argument("--iterations", type=int, default=1, help="train until this many iterations (1)")
+    p.add_argument(
+        "--expert",
+        default=DEFAULTS.expert,
+        help=f"the bot whose self-play games are learnt from ({DEFAULTS.expert}; neural "
+        "without weights: the run's own network)",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULTS.games,
+        help=f"games of self-play per iteration ({DEFAULTS.games})",
+    )
     p.add_argument(
         "--explore",
         type=int,
         default=DEFAULTS.explore,
         help="a game's first choices drawn from the expert's visits (0)",
     )
-    p.add_argument("--epochs", type=int, default=DEFAULTS.epochs, help="per iteration")
-    p.add_argument("--batch", type=int, default=DEFAULTS.batch)
-    p.add_argument("--lr", type=float, default=DEFAULTS.lr)
-    p.add_argument("--window", type=int, default=DEFAULTS.window, help="records kept")
-    p.add_argument("--player", default=DEFAULTS.player, help="the bot on the curve")
+    p.add_argument(
+        "--epochs",
+        type=int,
+        default=DEFAULTS.epochs,
+        help=f"passes over the records per iteration ({DEFAULTS.epochs})",
+    )
+    p.add_argument(
+        "--batch", type=int, default=DEFAULTS.batch, help=f"records a step ({DEFAULTS.batch})"
+    )
+    p.add_argument(
+        "--lr", type=float, default=DEFAULTS.lr, help=f"Adam's learning rate ({DEFAULTS.lr:g})"
+    )
+    p.add_argument(
+        "--window",
+        type=int,
+        default=DEFAULTS.window,
+        help=f"the newest records trained on, symmetries included ({DEFAULTS.window})",
+    )
+    p.add_argument(
+        "--player",
+        default=DEFAULTS.player,
+        help=f"the bot measured on the curve, with the run's network ({DEFAULTS.player})",
+    )
     p.add_argument(
         "--opponent",
         action="append",
         help=f"a fixed opponent of the curve, repeatable ({', '.join(DEFAULTS.opponents)})",
     )
-    p.add_argument("--eval-games", type=int, default=DEFAULTS.eval_games, help="per opponent")
-    p.add_argument("--seed", type=int, default=DEFAULTS.seed)
+    p.add_argument(
+        "--eval-games",
+        type=int,
+        default=DEFAULTS.eval_games,
+        help="games against each opponent per iteration, on the same deals "
+        f"({DEFAULTS.eval_games})",
+    )
+    p.add_argument(
+        "--seed", type=int, default=DEFAULTS.seed, help=f"of the whole run ({DEFAULTS.seed})"
+    )
     p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
     p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
     return p
