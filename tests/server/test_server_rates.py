@@ -33,9 +33,9 @@ def test_two_processes_count_one_visitor_once(redis: RedisServer, tmp_path: Path
     address are two in all, not two on each."""
     env = {"KINGDOMKIT_RATE_STORAGE": redis.url, "KINGDOMKIT_LIMIT_ADDRESS_TABLES_PER_MINUTE": "2"}
     serves = [ServeProcess(tmp_path / name, None, (), env) for name in ("a", "b")]
-    for serve in serves:
-        serve.start()
     try:
+        for serve in serves:
+            serve.start()
         body = {"game": "kingdomino", "seats": [{"kind": "human"}, {"kind": "human"}]}
         made = [httpx2.post(f"{serve.url}/api/tables", json=body) for serve in serves]
         assert [response.status_code for response in made] == [201, 201]

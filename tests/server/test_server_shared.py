@@ -81,9 +81,14 @@ class Cluster:
         self.worker = WorkerProcess(self.database, env)
 
     def start(self) -> None:
-        for serve in self.serves:
-            serve.start()
-        self.worker.start()
+        """The serve processes, then the worker; if one fails to start, the others stop."""
+        try:
+            for serve in self.serves:
+                serve.start()
+            self.worker.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         self.worker.stop()
@@ -514,9 +519,9 @@ def test_the_limit_on_unfinished_tables_counts_every_process(
     five from one address: new guests from it are refused on either."""
     limits = {"KINGDOMKIT_LIMIT_OPEN_TABLES": "3", "KINGDOMKIT_LIMIT_ADDRESS_OPEN_TABLES": "5"}
     cluster = Cluster(postgres, tmp_path, limits)
-    for serve in cluster.serves:
-        serve.start()
     try:
+        for serve in cluster.serves:
+            serve.start()
         ann = httpx2.Client(base_url=cluster.serves[0].url)
         seats = [{"kind": "human"}, {"kind": "human"}]
         body = {"game": "kingdomino", "seats": seats}

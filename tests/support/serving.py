@@ -53,7 +53,9 @@ class ServeProcess:
             except httpx2.TransportError:
                 pass
             assert self.process.poll() is None, "the server stopped while starting"
-            assert time.monotonic() < deadline, "the server did not start"
+            if time.monotonic() >= deadline:
+                kill(self.process)  # not left running after the test
+                raise AssertionError(f"the server did not start in {START_SECONDS} s")
             time.sleep(0.1)
 
     def kill(self) -> None:

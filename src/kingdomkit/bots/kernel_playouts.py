@@ -18,28 +18,17 @@ Floats = npt.NDArray[np.float64]
 
 
 class KernelPlayouts:
-    """`playouts` and `random_games` over a kernel; a game's accelerator sets `players` and
-    `_initial` (the initial state's arrays) and says how a state becomes its kernel's arrays
-    (`state_arrays`) and how its kernel plays (`_play`)."""
+    """`playouts` and `random_games` over a kernel; a game's accelerator sets `players`,
+    `_initial` (the initial state's arrays), `_kernel` (its kernel's compiled `playouts(arrays,
+    tables, policy, player, epsilon, stream, scores, returns)`) and `_tables` (the tables that
+    kernel reads), and says how a state becomes its kernel's arrays (`state_arrays`)."""
 
     players: int
     _initial: Any
+    _kernel: Any
+    _tables: Any
 
     def state_arrays(self, state: Any) -> Any:
-        raise NotImplementedError
-
-    def _play(
-        self,
-        arrays: Any,
-        policy: int,
-        player: int,
-        epsilon: float,
-        stream: Any,
-        scores: Floats,
-        returns: Floats,
-    ) -> None:
-        """The kernel's `playouts(arrays, tables, policy, player, epsilon, stream, scores,
-        returns)` with this game's tables."""
         raise NotImplementedError
 
     def playouts(
@@ -61,5 +50,5 @@ class KernelPlayouts:
         scores = np.zeros((count, self.players), np.float64)
         returns = np.zeros((count, self.players), np.float64)
         stream = np.array([seed & MASK64], np.uint64)
-        self._play(arrays, policy, player, float(epsilon), stream, scores, returns)
+        self._kernel(arrays, self._tables, policy, player, float(epsilon), stream, scores, returns)
         return scores, returns

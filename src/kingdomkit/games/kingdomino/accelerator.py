@@ -18,12 +18,11 @@ Versions: 1, the first (Kingdomino rules version 1; every option, dynasty includ
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.kernel_playouts import Floats, KernelPlayouts
+from kingdomkit.bots.kernel_playouts import KernelPlayouts
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
@@ -64,6 +63,7 @@ class KingdominoAccelerator(KernelPlayouts):
         table = [(0, 0, 0, 0)] + [(d.terrain1, d.crowns1, d.terrain2, d.crowns2) for d in DOMINOES]
         self.dominoes: Ints = np.array(table, np.int64)
         self._initial = self.state_arrays(game.initial_state())
+        self._kernel, self._tables = kp.playouts, (self.config, self.dominoes, self.orders)
 
     # -- Python values as kernel arrays ----------------------------------------------------
     def kingdom_arrays(self, kingdoms: Sequence[Kingdom]) -> tuple[Ints, Ints, Ints, Ints]:
@@ -112,20 +112,6 @@ class KingdominoAccelerator(KernelPlayouts):
         for past in state.past_scores:
             st[kn.PAST : kn.PAST + self.players] += past
         return (st, *self.kingdom_arrays(state.kingdoms))
-
-    # -- playouts ------------------------------------------------------------------------------
-    def _play(
-        self,
-        arrays: Any,
-        policy: int,
-        player: int,
-        epsilon: float,
-        stream: Any,
-        scores: Floats,
-        returns: Floats,
-    ) -> None:
-        tables = (self.config, self.dominoes, self.orders)
-        kp.playouts(arrays, tables, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests and benchmarks) --------------------------------------------------
     def placement_lists(

@@ -18,12 +18,11 @@ Versions: 1, the first (Kingdoms rules version 1; every option).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kingdomkit.bots.kernel_playouts import Floats, KernelPlayouts
+from kingdomkit.bots.kernel_playouts import KernelPlayouts
 from kingdomkit.games.kingdoms import kernel as kn
 from kingdomkit.games.kingdoms.actions import NUM_ACTIONS
 from kingdomkit.games.kingdoms.board import EMPTY, IS_RESOURCE, SPACES, TILE_VALUES
@@ -54,6 +53,7 @@ class KingdomsAccelerator(KernelPlayouts):
         config[kn.FULL_TILES] = sum(FULL_SUPPLY)
         self.config: Ints = np.array(config, np.int64)
         self._initial = self.state_arrays(game.initial_state())
+        self._kernel, self._tables = kn.playouts, self.config
 
     # -- Python states as kernel arrays ------------------------------------------------------
     def state_arrays(self, state: KingdomsState) -> Ints:
@@ -101,19 +101,6 @@ class KingdomsAccelerator(KernelPlayouts):
         return np.array([self.state_arrays(state) for state in states], np.int64).reshape(
             len(states), kn.STATE_SIZE
         )
-
-    # -- playouts ------------------------------------------------------------------------------
-    def _play(
-        self,
-        arrays: Any,
-        policy: int,
-        player: int,
-        epsilon: float,
-        stream: Any,
-        scores: Floats,
-        returns: Floats,
-    ) -> None:
-        kn.playouts(arrays, self.config, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests) -----------------------------------------------------------------
     def legal_lists(self, states: Sequence[KingdomsState]) -> list[tuple[int, ...]]:

@@ -18,7 +18,6 @@ Versions: 1, the first (Queendomino rules version 2; every option).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +92,7 @@ class QueendominoAccelerator(KernelPlayouts):
         ]
         self.dominoes: Ints = np.array(table, np.int64)
         self._initial = self.state_arrays(game.initial_state())
+        self._kernel, self._tables = kn.playouts, self.tables
 
     # -- Python states as kernel arrays ------------------------------------------------------
     def state_arrays(self, state: QueendominoState) -> Arrays:
@@ -188,19 +188,6 @@ class QueendominoAccelerator(KernelPlayouts):
     @property
     def tables(self) -> tuple[Ints, Ints]:
         return self.config, self.dominoes
-
-    # -- playouts ------------------------------------------------------------------------------
-    def _play(
-        self,
-        arrays: Any,
-        policy: int,
-        player: int,
-        epsilon: float,
-        stream: Any,
-        scores: Floats,
-        returns: Floats,
-    ) -> None:
-        kn.playouts(arrays, self.tables, policy, player, epsilon, stream, scores, returns)
 
     # -- batch kernels (tests) -----------------------------------------------------------------
     def legal_lists(self, states: Sequence[QueendominoState]) -> list[tuple[int, ...]]:
