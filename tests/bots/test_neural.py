@@ -310,3 +310,13 @@ def test_the_batch_setting_is_checked(tmp_path: Path) -> None:
     for wrong in ("0", "257", "two"):
         with pytest.raises(OptionError, match="batch"):
             make_bot(f"neural:weights={path}:batch={wrong}")
+
+
+@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+def test_batched_searches_play_whole_legal_games(options: dict[str, Any], tmp_path: Path) -> None:
+    game = make_game("kingdomino", options)
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=12:batch=8")]
+    agents += [make_bot("greedy") for _ in range(game.num_players - 1)]
+    played = play(game, agents, seed=3)
+    assert replay_actions(game, played.actions) == played.final_state
