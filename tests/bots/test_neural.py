@@ -1,5 +1,6 @@
 """The `neural` bot and its numpy network: whole legal games with an untrained network, the
-prior's move at playouts=1, network files that do not fit refused in words."""
+prior's move at playouts=1, network files that do not fit refused in words, batched searches
+that spend their budget and take back their virtual losses."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ np = pytest.importorskip("numpy")
 
 from kingdomkit.bots import make_bot  # noqa: E402
 from kingdomkit.bots.analysis import most_points  # noqa: E402
+from kingdomkit.bots.budget import Budget  # noqa: E402
 from kingdomkit.bots.network import (  # noqa: E402
     Network,
     Sizes,
@@ -21,7 +23,8 @@ from kingdomkit.bots.network import (  # noqa: E402
     random_network,
     save_network,
 )
-from kingdomkit.bots.neural import NeuralBot  # noqa: E402
+from kingdomkit.bots.neural import DEFAULT_BATCH, NeuralBot, NeuralSearch  # noqa: E402
+from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
@@ -225,3 +228,95 @@ def test_kingdomkit_analyze_grades_a_game_with_the_neural_bot(
     data = json.loads(capsys.readouterr().out)
     assert len(data["decisions"]) > 10
     assert all(d["points_lost"] >= 0 for d in data["decisions"])
+
+
+class CountingSearch(NeuralSearch):
+    """A search that counts the iterations ending at each node (its own evaluations)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ends: dict[int, int] = {}
+
+    def backup(self, path: list[Node], outcome: Any) -> None:
+        self.ends[id(path[-1])] = self.ends.get(id(path[-1]), 0) + 1
+        super().backup(path, outcome)
+
+
+def nodes(node: Node) -> list[Node]:
+    found = [node]
+    for child in node.children.values():
+        found += nodes(child)
+    return found
+
+
+@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("batch", [1, 3, 8])
+def test_a_batched_search_spends_its_budget_and_takes_back_every_virtual_loss(
+    options: dict[str, Any], batch: int
+) -> None:
+    game = make_game("kingdomino", options)
+    network = random_network(game, 1, TINY)
+    state = decision(game, 2, 6)
+    player = game.current_player(state)
+    search = CountingSearch(game, player, network, 1.5, 0.0, None, batch=batch)
+    done = search.run(game.view(state, player), random.Random(4), Budget(playouts=45).start())
+    assert done == search.iterations == search.root.visits == 45
+    everything = nodes(search.root)
+    assert len(everything) > 10  # the batches went down different paths
+    for node in everything:
+        # no visit of a virtual loss is left: a node's visits are its children's plus the
+        # iterations that ended at it
+        assert node.visits == sum(c.visits for c in node.children.values()) + search.ends.get(
+            id(node), 0
+        )
+        assert node.visits == node.avail
+        assert node is search.root or node.visits >= 1
+
+
+def test_virtual_losses_spread_one_batch_over_the_roots_children() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 1, TINY)
+    state = decision(game, 2, 6)  # a placement
+    player = game.current_player(state)
+    assert len(game.legal_actions(state)) >= 9
+    search = NeuralSearch(game, player, network, 1.5, 0.0, None, batch=8)
+    # a first iteration alone (it gives q its range), then one batch of eight descents:
+    # without virtual losses they would all go down the same path (two children at most)
+    search.run(game.view(state, player), random.Random(0), Budget(playouts=9).start())
+    assert len(search.root.children) >= 6
+
+
+def test_evaluating_a_batch_gives_what_evaluating_each_position_gives() -> None:
+    for options in SETUPS:
+        game = make_game("kingdomino", options)
+        search = NeuralSearch(game, 0, random_network(game, 5), 1.5, 0.0, None)
+        states = [decision(game, seed, 3 * seed) for seed in range(6)]
+        rng = random.Random(0)
+        together = search.evaluate_many(states, rng)
+        for state, (priors, (values, points)) in zip(states, together, strict=True):
+            alone, (values1, points1) = search.evaluate(state, rng)
+            assert list(priors) == list(alone) == list(game.legal_actions(state))
+            assert np.allclose(list(priors.values()), list(alone.values()), atol=1e-6)
+            assert np.allclose(values, values1, atol=1e-6)
+            assert np.allclose(points, points1, atol=1e-4)
+
+
+def test_the_batch_setting_is_checked(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=5:batch=4")
+    assert isinstance(bot, NeuralBot) and bot.batch == 4
+    assert make_bot(f"neural:weights={path}").batch == DEFAULT_BATCH  # type: ignore[attr-defined]
+    for wrong in ("0", "257", "two"):
+        with pytest.raises(OptionError, match="batch"):
+            make_bot(f"neural:weights={path}:batch={wrong}")
+
+
+@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+def test_batched_searches_play_whole_legal_games(options: dict[str, Any], tmp_path: Path) -> None:
+    game = make_game("kingdomino", options)
+    path = saved(game, tmp_path / "net.npz")
+    agents = [make_bot(f"neural:weights={path}:playouts=12:batch=8")]
+    agents += [make_bot("greedy") for _ in range(game.num_players - 1)]
+    played = play(game, agents, seed=3)
+    assert replay_actions(game, played.actions) == played.final_state

@@ -20,13 +20,21 @@ view); the search inside (docs/learning.md argues it):
   and open-loop statistics past a draw mix different draws).
 - **Exploration** (for self-play, `noise=E`): a share E of Dirichlet noise in the root's
   priors at every search, as AlphaZero's self-play.
+- **Batches** (`batch=B`): B descents, each leaving a virtual loss on its path (a visit
+  worth 0 to every player) so that the next ones explore elsewhere, then one network call
+  for their B leaves, the virtual losses taken back and the values backed up. `batch=1` is
+  the plain one-leaf-at-a-time search and the default: `batch=8` makes twice the
+  evaluations a CPU second but was not measured stronger at the same time per turn
+  (docs/learning.md has the figures).
 - **Budget**: `time=` or `playouts=` per turn (budget.py: one playout is one iteration, one
-  network call); the root is evaluated before the budget starts, so `playouts=1` plays the
-  move the network prefers. A move whose node has no visited child is the prior's best.
+  leaf evaluation; a batch never goes past a playout budget); the root is evaluated before
+  the budget starts, so `playouts=1` plays the move the network prefers. A move whose node
+  has no visited child is the prior's best.
 
 Settings: weights=PATH (required: a network file made by `python -m kingdomkit.learn`, for
 this game and options), time= | playouts= (default time=1), c= (default 1.5), mix= (default 0),
-noise= (default 0), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
+noise= (default 0), batch= (default 1, at most 256), reuse=yes|no (yes), confirm= (analysis,
+as `mcts`).
 """
 
 from __future__ import annotations
@@ -50,6 +58,9 @@ if TYPE_CHECKING:
     from kingdomkit.bots.network import Network
 
 DEFAULT_C = 1.5
+DEFAULT_BATCH = 1  # leaves a network call values: 8 is twice as fast, not shown stronger
+# (docs/learning.md)
+MAX_BATCH = 256
 DIRICHLET_TOTAL = 10.0  # `noise=`: alpha = this / legal actions
 NO_WEIGHTS = (
     "neural needs weights=PATH, a network file for this game made by "
@@ -71,6 +82,7 @@ class NeuralSearch:
         mix: float,
         root: Node | None,
         noise: float = 0.0,
+        batch: int = 1,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -81,6 +93,8 @@ class NeuralSearch:
         self.c = c
         self.mix = mix
         self.noise = noise
+        self.batch = batch
+        self.virtual: dict[Node, int] = {}  # virtual losses on the paths of a pending batch
         self.root_prior: dict[int, float] | None = None  # the root's, with `noise`
         self.sim = Simulator(game, player, "greedy", 0.0, "relative") if mix > 0 else None
         self.root = root if root is not None else Node(game.num_players)
@@ -97,13 +111,62 @@ class NeuralSearch:
             self.root_prior = noisy(self.root.prior, self.noise, rng)
         done = 0
         while clock.more(done):
-            done += self.iterate(view, rng)
+            if self.batch == 1 or self.high < self.low:  # see iterate_batch
+                done += self.iterate(view, rng)
+            else:
+                done += self.iterate_batch(view, rng, min(self.batch, clock.left(done)))
         return done
 
     def iterate(
         self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
     ) -> int:
         """One iteration from a fresh determinisation of `view` (`first`: the root action)."""
+        path, state, outcome, expand = self.descend(view, rng, first)
+        if outcome is None:
+            prior, outcome = self.evaluate(state, rng)
+            if expand:
+                path[-1].prior = prior
+        self.backup(path, outcome)
+        self.iterations += 1
+        return 1
+
+    def iterate_batch(self, view: Any, rng: random.Random, size: int) -> int:
+        """`size` iterations whose leaves the network values in one call. Each descent
+        leaves a virtual loss on its path (a visit worth 0 to every player, the worst
+        outcome), so that the next ones of the batch look elsewhere; the visits are taken
+        back before the real values are backed up. Two descents may still end at the same
+        new node: both values count, the first one's priors are kept. A search's first
+        iteration goes alone (`run`): until a value is backed up every q is 0.5, losses
+        included. An unvisited child's q is its parent's mean over the parent's real visits,
+        so that a loss on the parent does not make its untried children look worse too."""
+        leaves = []
+        virtual = self.virtual
+        for _ in range(size):
+            leaf = self.descend(view, rng, None)
+            for node in leaf[0]:
+                node.visits += 1
+                virtual[node] = virtual.get(node, 0) + 1
+            leaves.append(leaf)
+        virtual.clear()
+        states = [state for _, state, outcome, _ in leaves if outcome is None]
+        found = iter(self.evaluate_many(states, rng))
+        for path, _, outcome, expand in leaves:
+            for node in path:
+                node.visits -= 1
+            if outcome is None:
+                prior, outcome = next(found)
+                if expand and path[-1].prior is None:
+                    path[-1].prior = prior
+            self.backup(path, outcome)
+        self.iterations += size
+        return size
+
+    def descend(
+        self, view: Any, rng: random.Random, first: int | None
+    ) -> tuple[list[Node], Any, Outcome | None, bool]:
+        """Down the tree from a fresh determinisation of `view`: the path, the leaf's state,
+        its outcome when the game is over there (else None: the network values it), and
+        whether the leaf is a new node that takes the evaluation's priors."""
         game = self.game
         state = game.resample(view, self.player, rng)
         node = self.root
@@ -113,18 +176,15 @@ class NeuralSearch:
             player = game.current_player(state)
             if player == TERMINAL:
                 scores = list(game.scores(state))
-                outcome: Outcome = (relative(scores, game.returns(state)), scores)
-                break
+                return path, state, (relative(scores, game.returns(state)), scores), False
             if player == CHANCE:
                 state = game.apply(state, game.sample_chance(state, rng))
                 drawn = True
                 continue
             if drawn:
-                _, outcome = self.evaluate(state, rng)
-                break
+                return path, state, None, False
             if node.prior is None:
-                node.prior, outcome = self.evaluate(state, rng)
-                break
+                return path, state, None, True
             if first is not None:
                 action, first = first, None
             else:
@@ -135,9 +195,6 @@ class NeuralSearch:
             state = game.apply(state, action)
             node = child
             path.append(child)
-        self.backup(path, outcome)
-        self.iterations += 1
-        return 1
 
     def select(self, node: Node, state: Any, player: int) -> int:
         """The legal action with the best PUCT score (see the card)."""
@@ -146,17 +203,21 @@ class NeuralSearch:
         uniform = 1.0 / len(legal)
         low, span = self.low, self.high - self.low
         explore = self.c * math.sqrt(max(1, node.visits))
-        parent = (node.mean(player) - low) / span if span > 0 else 0.5
-        children = node.children
+        real = node.visits - self.virtual.get(node, 0)
+        mean = node.values[player] / real if real else 0.0
+        parent = (mean - low) / span if span > 0 else 0.5
+        child_of, prior_of = node.children.get, prior.get
         best_action, best_score = legal[0], -math.inf
+        # The same arithmetic as q + explore * P / (1 + n), written for speed (the hottest
+        # loop of the search): an unvisited child's score is parent + explore * P.
         for action in legal:
-            child = children.get(action)
-            if child is not None and child.visits:
+            child = child_of(action)
+            if child is None or not child.visits:
+                score = parent + explore * prior_of(action, uniform)
+            else:
                 visits = child.visits
                 q = (child.values[player] / visits - low) / span if span > 0 else 0.5
-            else:
-                visits, q = 0, parent
-            score = q + explore * prior.get(action, uniform) / (1 + visits)
+                score = q + explore * prior_of(action, uniform) / (1 + visits)
             if score > best_score:
                 best_action, best_score = action, score
         return best_action
@@ -165,25 +226,41 @@ class NeuralSearch:
         """The network's priors over the legal actions of the decision `state` (observed by
         the player to act), and every player's value and points (with `mix`, blended with a
         greedy playout's)."""
+        return self.evaluate_many([state], rng)[0]
+
+    def evaluate_many(
+        self, states: list[Any], rng: random.Random
+    ) -> list[tuple[dict[int, float], Outcome]]:
+        """`evaluate` for each of `states`, in one network call."""
         import numpy as np
 
+        if not states:
+            return []
         game = self.game
-        acting = game.current_player(state)
-        legal = game.legal_actions(state)
-        mask = np.zeros((1, game.num_actions), bool)
-        mask[0, list(legal)] = True
-        found = self.network.evaluate([self.observer.observe(state, acting)], mask)
         players = game.num_players
-        seat = [(p - acting) % players for p in range(players)]
-        values = [float(found.values[0, seat[p]]) for p in range(players)]
-        points = [float(found.points[0, seat[p]]) for p in range(players)]
-        if self.sim is not None:
-            played, scored = self.sim.run(state, rng)
-            mix = self.mix
-            values = [(1 - mix) * v + mix * w for v, w in zip(values, played, strict=True)]
-            points = [(1 - mix) * v + mix * w for v, w in zip(points, scored, strict=True)]
-        priors = {action: float(found.priors[0, action]) for action in legal}
-        return priors, (values, points)
+        acting = [game.current_player(state) for state in states]
+        legals = [game.legal_actions(state) for state in states]
+        mask = np.zeros((len(states), game.num_actions), bool)
+        for row, legal in enumerate(legals):
+            mask[row, list(legal)] = True
+        observe = self.observer.observe
+        found = self.network.evaluate(
+            [observe(state, player) for state, player in zip(states, acting, strict=True)], mask
+        )
+        results = []
+        for row, state in enumerate(states):
+            legal = legals[row]
+            seat = [(p - acting[row]) % players for p in range(players)]
+            values = found.values[row, seat].tolist()
+            points = found.points[row, seat].tolist()
+            if self.sim is not None:
+                played, scored = self.sim.run(state, rng)
+                mix = self.mix
+                values = [(1 - mix) * v + mix * w for v, w in zip(values, played, strict=True)]
+                points = [(1 - mix) * v + mix * w for v, w in zip(points, scored, strict=True)]
+            priors = dict(zip(legal, found.priors[row, list(legal)].tolist(), strict=True))
+            results.append((priors, (values, points)))
+        return results
 
     def backup(self, path: list[Node], outcome: Outcome) -> None:
         values, points = outcome
@@ -220,19 +297,23 @@ class NeuralBot(TreeBot):
         reuse: bool = True,
         confirm: int = ANALYSIS_CONFIRM,
         noise: float = 0.0,
+        batch: int = DEFAULT_BATCH,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
         self.network = network
         self.c = c
         self.mix = mix
         self.noise = noise
+        self.batch = batch
         self._checked: Game[Any] | None = None
 
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
         self._fits(game)
-        search = NeuralSearch(game, player, self.network, self.c, self.mix, root, self.noise)
+        search = NeuralSearch(
+            game, player, self.network, self.c, self.mix, root, self.noise, self.batch
+        )
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
         return search
@@ -279,11 +360,14 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     noise = read.number("noise", 0.0, low=-1e-12)
     reuse = read.text("reuse", "yes", ("yes", "no")) == "yes"
     confirm = read.integer("confirm", ANALYSIS_CONFIRM)
+    batch = read.integer("batch", DEFAULT_BATCH)
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
     if noise is None or noise > 1.0:
         raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
+    if batch is None or not 1 <= batch <= MAX_BATCH:
+        raise OptionError(f"neural: batch is between 1 and {MAX_BATCH}, not {batch}")
     if not weights:
         raise OptionError(NO_WEIGHTS)
     try:
@@ -294,4 +378,6 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         network = load_network(weights)
     except OptionError as error:
         raise OptionError(f"neural: {error}") from None
-    return NeuralBot(network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise)
+    return NeuralBot(
+        network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise, batch
+    )
