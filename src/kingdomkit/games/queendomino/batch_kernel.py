@@ -13,8 +13,9 @@ of each realm's buildings (encoding.py's `realms` row). `decide` keeps both up t
 every decision, the bots' included. Each realm's kingdom planes and score pad figures are kept
 too, `planes` (N, MAX_REALMS, PLANES * S * S: flat) and `pads` (N, MAX_REALMS, PAD_SIZE), made again
 only after a decision of that realm changed them (a placement, a knight, a building: `decide`
-clears their FRESH flag), since most steps change one realm or none. One SplitMix64 state per
-game in `streams` (N,), and per game `seat` (the learner's seat this episode, or -1 in
+clears their FRESH flag; the pad figures, read from the kingdom alone, only after a placement
+or a crowned building: PAD_FRESH), since most steps change one realm or none. One SplitMix64
+state per game in `streams` (N,), and per game `seat` (the learner's seat this episode, or -1 in
 self-play), `actor` (who made the last decision) and `pending` (1: the episode has ended, the
 next step starts a new one).
 
@@ -77,8 +78,9 @@ CROWN_PLANE, CASTLE_PLANE, ROOM_PLANE, KNIGHT_PLANE, SITE_PLANE = 7, 8, 9, 10, 1
 LAST1_PLANE, LAST2_PLANE = 12, 13
 BOX = kn.BOX
 PAD = 2 + kn.LAYERS - 1  # kernel.kingdom_pad's figures
-FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes and pad figures are up to date
-PAD_SIZE = PAD + 1
+FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes are up to date
+PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures are (its kingdom unchanged)
+PAD_SIZE = PAD + 2
 
 
 @kn.bare
@@ -99,15 +101,20 @@ def decide(
         r = acting_realm(st, cfg)
         square = action - cfg[kn.KNIGHT_BASE]
         knights[r, st[kn.realm_at(r) + kn.LAST_CELL1 + square]] = 1
-        pads[r, FRESH] = 0
+        pads[r, FRESH] = 0  # a knight is no part of the kingdom: the pad stays
     elif phase == SITE:
         r = acting_realm(st, cfg)
-        row = features[st[kn.BOARD_AT + st[kn.CHOSEN]] + 1]
+        tile = st[kn.BOARD_AT + st[kn.CHOSEN]]
+        row = features[tile + 1]
         for k in range(BUILDING_WIDTH):
             built[r, k] += row[k]
         pads[r, FRESH] = 0
+        if cfg[kn.BUILDING + kn.BUILDING_SIZE * tile + kn.B_CROWNS] != 0:
+            pads[r, PAD_FRESH] = 0  # only its crowns change the kingdom's territories
     elif phase == PLACE:
-        pads[acting_realm(st, cfg), FRESH] = 0
+        r = acting_realm(st, cfg)
+        pads[r, FRESH] = 0
+        pads[r, PAD_FRESH] = 0
     kn.apply(st, kingdoms, tables, action, work[7])
 
 
@@ -213,7 +220,9 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
         cell = st[at + kn.LAST_CELL1 + square]
         if cell >= 0:
             planes[(LAST1_PLANE + square) * area + cell // width * side + cell % width] = 1
-    kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+    if not pads[q, PAD_FRESH]:
+        kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+        pads[q, PAD_FRESH] = 1
     pads[q, FRESH] = 1
 
 
@@ -369,6 +378,7 @@ def start_episode(
     built[:] = 0
     for r in range(pads.shape[0]):
         pads[r, FRESH] = 0
+        pads[r, PAD_FRESH] = 0
     seat = LEARNER
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]
