@@ -33,7 +33,9 @@ numba's disk cache checks only this file, not kernel.py whose functions are comp
 these: after changing kernel.py (or Kingdomino's kernel), delete this package's numba files
 (*.nbi, *.nbc) in `__pycache__`, as kernel.py says.
 
-Versions (Queendomino rules version 2, observation layout version 2): 1, the first.
+Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
+same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
+pad figures made again only when the kingdom changed.
 """
 
 from __future__ import annotations
