@@ -74,15 +74,12 @@ class QueendominoBatch(CompiledBatch):
         self.codes = (encoder.dominoes, encoder.buildings)
         initial = accelerator.state_arrays(game.initial_state())
         side = game.geo.side
-        squares = initial[2].shape[1]  # grid squares of a realm
         self.arrays = (
             *(np.zeros((n, *array.shape), np.int64) for array in initial),
             np.zeros((n, kn.MAX_REALMS, game.geo.cells), np.uint8),  # knights by square
             np.zeros((n, kn.MAX_REALMS, BUILDING_WIDTH), np.int64),  # buildings' features
             np.zeros((n, kn.MAX_REALMS, PLANES * side * side), np.uint8),  # kingdom planes
             np.zeros((n, kn.MAX_REALMS, bk.PAD_SIZE), np.int64),  # score pad figures
-            np.zeros((n, kn.MAX_REALMS, squares), np.int64),  # territory labels
-            np.zeros((n, kn.MAX_REALMS, 3, squares), np.int64),  # territories (kernel.label)
             self.streams,
             self.seats,
             self.actors,

@@ -64,7 +64,6 @@ from kingdomkit.games.queendomino.state import (
     OVER,
     PHASE_NAMES,
     PLACE,
-    PLACE_BASE,
     SITE,
     SPACES,
     TAX,
@@ -82,9 +81,8 @@ LAST1_PLANE, LAST2_PLANE = 12, 13
 BOX = kn.BOX
 PAD = 2 + kn.LAYERS - 1  # kernel.kingdom_pad's figures
 FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes are up to date
-PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures and labels are up to date
-FOUND = PAD + 2  # pads[r, FOUND]: the territory labels used so far in its `labels`
-PAD_SIZE = PAD + 3
+PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures are (its kingdom unchanged)
+PAD_SIZE = PAD + 2
 
 
 @kn.bare
@@ -99,7 +97,7 @@ def decide(
     """`kn.apply` of a decision, keeping the squares of the knights and the sums of the
     buildings' features that the encoding shows and the kernel does not keep."""
     cfg = tables[0]
-    knights, built, _, pads, labels, terr = extra
+    knights, built, _, pads = extra
     phase = st[kn.PHASE]
     if phase == TAX and action != cfg[kn.PASS_ACTION]:
         r = acting_realm(st, cfg)
@@ -115,37 +113,10 @@ def decide(
         pads[r, FRESH] = 0
         if cfg[kn.BUILDING + kn.BUILDING_SIZE * tile + kn.B_CROWNS] != 0:
             pads[r, PAD_FRESH] = 0  # only its crowns change the kingdom's territories
-    elif phase == PLACE and action != cfg[kn.DISCARD_ACTION]:
+    elif phase == PLACE:
         r = acting_realm(st, cfg)
         pads[r, FRESH] = 0
-        if pads[r, PAD_FRESH]:
-            # The pad and labels after the placement from those before (as the greedy
-            # bot values a placement), not by labelling the kingdom again.
-            grid = kingdoms[1]
-            dominoes = tables[1]
-            code = action - PLACE_BASE
-            domino = st[kn.PLACING + st[kn.TURN]]
-            pad = pads[r]
-            kn.placed_pad(
-                grid, cfg, dominoes, r, code, domino, labels[r], terr[r], work[6], pad, pad
-            )
-            kn.apply(st, kingdoms, tables, action, work[7])
-            kn.relabel(
-                grid,
-                kingdoms[2],
-                cfg,
-                dominoes,
-                r,
-                code,
-                domino,
-                labels[r],
-                terr[r],
-                pad[FOUND],
-                work[12],
-            )
-            same = dominoes[domino, 0] == dominoes[domino, 2]
-            pad[FOUND] += 1 if same else 2
-            return
+        pads[r, PAD_FRESH] = 0
     kn.apply(st, kingdoms, tables, action, work[7])
 
 
@@ -212,26 +183,12 @@ def copy_row(out: Array, at: int, table: Array, row: int, count: int) -> None:
 
 
 @kn.bare
-def relabel_realm(
-    kingdoms: Any, cfg: Array, labels: Array, terr: Array, pad: Array, q: int
-) -> None:
-    """Realm q's pad figures (kernel.kingdom_pad) and its territory labels, kept for the
-    placements after (`decide`), from its kingdom as it is."""
-    kn.kingdom_pad(kingdoms, cfg, q, labels, terr, pad)
-    found = 0
-    for t in range(kn.LAYERS - 1):
-        found += pad[2 + t]  # the territories labelled: one count each
-    pad[FOUND] = found
-    pad[PAD_FRESH] = 1
-
-
-@kn.bare
 def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q: int) -> None:
     """Realm q's kingdom planes (encoding.py `_kingdoms`, flat: plane k, row r, column c at
     (k * S + r) * S + c) and score pad figures (kernel.kingdom_pad) into its `planes` and
     `pads`."""
     rows, grid, crowns, info = kingdoms
-    knights, _, planes_all, pads, labels, terr = extra
+    knights, _, planes_all, pads = extra
     planes = planes_all[q]
     reach = cfg[kk.REACH]
     side = cfg[kk.SIDE]
@@ -266,7 +223,8 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
         if cell >= 0:
             planes[(LAST1_PLANE + square) * area + cell // width * side + cell % width] = 1
     if not pads[q, PAD_FRESH]:
-        relabel_realm(kingdoms, cfg, labels[q], terr[q], pads[q], q)
+        kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+        pads[q, PAD_FRESH] = 1
     pads[q, FRESH] = 1
 
 
@@ -417,7 +375,7 @@ def start_episode(
         kn.copy_into(grid[r], 0, grid0[r], 0, grid.shape[1])
         kn.copy_into(crowns[r], 0, crowns0[r], 0, crowns.shape[1])
         kn.copy_into(info[r], 0, info0[r], 0, info.shape[1])
-    knights, built, _, pads = extra[:4]
+    knights, built, _, pads = extra
     knights[:] = 0
     built[:] = 0
     for r in range(pads.shape[0]):
@@ -448,15 +406,14 @@ def step_one(
     """One step of game i (module card); a game whose episode ended starts a new one.
     `policies[s, p]`: the policy of player p when the learner sits at s."""
     st_all, rows, grid, crowns, info, knights, built, planes, pads = arrays[:9]
-    labels, terr = arrays[9:11]
-    streams, seat_all, actor_all, pending = arrays[11:15]
-    initial = arrays[15:]
+    streams, seat_all, actor_all, pending = arrays[9:13]
+    initial = arrays[13:]
     mask_out, terminated_out, illegal_out, player_out, returns_out, scores_out = out
     cfg = tables[0]
     features = codes[1]
     st = st_all[i]
     kingdoms = (rows[i], grid[i], crowns[i], info[i])
-    extra = (knights[i], built[i], planes[i], pads[i], labels[i], terr[i])
+    extra = (knights[i], built[i], planes[i], pads[i])
     rng = streams[i : i + 1]
     mask = mask_out[i]
     terminated_out[i] = 0
