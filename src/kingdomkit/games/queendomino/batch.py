@@ -78,7 +78,7 @@ class QueendominoBatch(CompiledBatch):
             *(np.zeros((n, *array.shape), np.int64) for array in initial),
             np.zeros((n, kn.MAX_REALMS, game.geo.cells), np.uint8),  # knights by square
             np.zeros((n, kn.MAX_REALMS, BUILDING_WIDTH), np.int64),  # buildings' features
-            np.zeros((n, kn.MAX_REALMS, PLANES, side, side), np.uint8),  # kingdom planes
+            np.zeros((n, kn.MAX_REALMS, PLANES * side * side), np.uint8),  # kingdom planes
             np.zeros((n, kn.MAX_REALMS, bk.PAD_SIZE), np.int64),  # score pad figures
             self.streams,
             self.seats,
@@ -86,7 +86,10 @@ class QueendominoBatch(CompiledBatch):
             self.pending,
             *initial,  # flat: numba's parallel loop takes no tuple inside a tuple
         )
-        self._kernel_observation = tuple(self.observation[name] for name in OBSERVATION_ORDER)
+        observation = dict(self.observation)
+        # The kernel copies a realm's planes as one run of bytes: one row per game (a view).
+        observation["kingdoms"] = observation["kingdoms"].reshape(n, -1)
+        self._kernel_observation = tuple(observation[name] for name in OBSERVATION_ORDER)
 
     def _run(self, actions: Ints) -> None:
         bk.step_batch(

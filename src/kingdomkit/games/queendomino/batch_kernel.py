@@ -11,10 +11,11 @@ the knights and sums the buildings' effects): `knights` (N, MAX_REALMS, cells), 
 square holding a knight, and `built` (N, MAX_REALMS, BUILDING_WIDTH), the sum of the features
 of each realm's buildings (encoding.py's `realms` row). `decide` keeps both up to date for
 every decision, the bots' included. Each realm's kingdom planes and score pad figures are kept
-too, `planes` (N, MAX_REALMS, PLANES, S, S) and `pads` (N, MAX_REALMS, PAD_SIZE), made again
+too, `planes` (N, MAX_REALMS, PLANES * S * S: flat) and `pads` (N, MAX_REALMS, PAD_SIZE), made again
 only after a decision of that realm changed them (a placement, a knight, a building: `decide`
-clears their FRESH flag), since most steps change one realm or none. One SplitMix64 state per
-game in `streams` (N,), and per game `seat` (the learner's seat this episode, or -1 in
+clears their FRESH flag; the pad figures, read from the kingdom alone, only after a placement
+or a crowned building: PAD_FRESH), since most steps change one realm or none. One SplitMix64
+state per game in `streams` (N,), and per game `seat` (the learner's seat this episode, or -1 in
 self-play), `actor` (who made the last decision) and `pending` (1: the episode has ended, the
 next step starts a new one).
 
@@ -32,7 +33,9 @@ numba's disk cache checks only this file, not kernel.py whose functions are comp
 these: after changing kernel.py (or Kingdomino's kernel), delete this package's numba files
 (*.nbi, *.nbc) in `__pycache__`, as kernel.py says.
 
-Versions (Queendomino rules version 2, observation layout version 2): 1, the first.
+Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
+same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
+pad figures made again only when the kingdom changed.
 """
 
 from __future__ import annotations
@@ -77,8 +80,9 @@ CROWN_PLANE, CASTLE_PLANE, ROOM_PLANE, KNIGHT_PLANE, SITE_PLANE = 7, 8, 9, 10, 1
 LAST1_PLANE, LAST2_PLANE = 12, 13
 BOX = kn.BOX
 PAD = 2 + kn.LAYERS - 1  # kernel.kingdom_pad's figures
-FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes and pad figures are up to date
-PAD_SIZE = PAD + 1
+FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes are up to date
+PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures are (its kingdom unchanged)
+PAD_SIZE = PAD + 2
 
 
 @kn.bare
@@ -99,15 +103,20 @@ def decide(
         r = acting_realm(st, cfg)
         square = action - cfg[kn.KNIGHT_BASE]
         knights[r, st[kn.realm_at(r) + kn.LAST_CELL1 + square]] = 1
-        pads[r, FRESH] = 0
+        pads[r, FRESH] = 0  # a knight is no part of the kingdom: the pad stays
     elif phase == SITE:
         r = acting_realm(st, cfg)
-        row = features[st[kn.BOARD_AT + st[kn.CHOSEN]] + 1]
+        tile = st[kn.BOARD_AT + st[kn.CHOSEN]]
+        row = features[tile + 1]
         for k in range(BUILDING_WIDTH):
             built[r, k] += row[k]
         pads[r, FRESH] = 0
+        if cfg[kn.BUILDING + kn.BUILDING_SIZE * tile + kn.B_CROWNS] != 0:
+            pads[r, PAD_FRESH] = 0  # only its crowns change the kingdom's territories
     elif phase == PLACE:
-        pads[acting_realm(st, cfg), FRESH] = 0
+        r = acting_realm(st, cfg)
+        pads[r, FRESH] = 0
+        pads[r, PAD_FRESH] = 0
     kn.apply(st, kingdoms, tables, action, work[7])
 
 
@@ -175,8 +184,9 @@ def copy_row(out: Array, at: int, table: Array, row: int, count: int) -> None:
 
 @kn.bare
 def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q: int) -> None:
-    """Realm q's kingdom planes (encoding.py `_kingdoms`) and score pad figures
-    (kernel.kingdom_pad) into its `planes` and `pads`."""
+    """Realm q's kingdom planes (encoding.py `_kingdoms`, flat: plane k, row r, column c at
+    (k * S + r) * S + c) and score pad figures (kernel.kingdom_pad) into its `planes` and
+    `pads`."""
     rows, grid, crowns, info = kingdoms
     knights, _, planes_all, pads = extra
     planes = planes_all[q]
@@ -184,7 +194,9 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
     side = cfg[kk.SIDE]
     width = cfg[kk.WIDTH]
     gw = cfg[kk.GRID_WIDTH]
-    planes[:] = 0
+    area = side * side
+    for k in range(planes.shape[0]):
+        planes[k] = 0
     lo_c = info[q, kk.MAX_X]
     hi_c = info[q, kk.MIN_X] + 2 * reach
     lo_r = info[q, kk.MAX_Y]
@@ -194,22 +206,25 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
         for c in range(side):
             g = (r + 1) * gw + c + 1
             t = grid[q, g]
+            at = r * side + c
             if t == kk.EMPTY:
                 if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                    planes[ROOM_PLANE, r, c] = 1
+                    planes[ROOM_PLANE * area + at] = 1
             elif t == kk.CASTLE:
-                planes[CASTLE_PLANE, r, c] = 1
+                planes[CASTLE_PLANE * area + at] = 1
             else:
-                planes[TOWN_PLANE if t == kn.TOWN else t, r, c] = 1
-                planes[CROWN_PLANE, r, c] = crowns[q, g]
-                planes[SITE_PLANE, r, c] = sites >> c & 1
-                planes[KNIGHT_PLANE, r, c] = knights[q, r * width + c]
+                planes[(TOWN_PLANE if t == kn.TOWN else t) * area + at] = 1
+                planes[CROWN_PLANE * area + at] = crowns[q, g]
+                planes[SITE_PLANE * area + at] = sites >> c & 1
+                planes[KNIGHT_PLANE * area + at] = knights[q, r * width + c]
     at = kn.realm_at(q)
     for square in range(2):
         cell = st[at + kn.LAST_CELL1 + square]
         if cell >= 0:
-            planes[LAST1_PLANE + square, cell // width, cell % width] = 1
-    kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+            planes[(LAST1_PLANE + square) * area + cell // width * side + cell % width] = 1
+    if not pads[q, PAD_FRESH]:
+        kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
+        pads[q, PAD_FRESH] = 1
     pads[q, FRESH] = 1
 
 
@@ -217,21 +232,20 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
 def observe_kingdoms(
     st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, own: int, out: Array
 ) -> None:
-    """The kingdom planes of every realm seat (encoding.py `_kingdoms`), each realm's made
-    again only when a decision changed it."""
+    """The kingdom planes of every realm seat (encoding.py `_kingdoms`, flat), each realm's
+    made again only when a decision changed it."""
     planes_all, pads = extra[2], extra[3]
     realms = cfg[kn.REALMS]
     side = cfg[kk.SIDE]
+    size = PLANES * side * side
     for j in range(realms):
         q = (own + j) % realms
         if not pads[q, FRESH]:
             render_realm(st, kingdoms, cfg, work, extra, q)
         planes = planes_all[q]
-        for k in range(PLANES):
-            plane = out[j * PLANES + k]
-            for r in range(side):
-                for c in range(side):
-                    plane[r, c] = planes[k, r, c]
+        start = j * size
+        for k in range(size):
+            out[start + k] = planes[k]
 
 
 @kn.bare
@@ -366,6 +380,7 @@ def start_episode(
     built[:] = 0
     for r in range(pads.shape[0]):
         pads[r, FRESH] = 0
+        pads[r, PAD_FRESH] = 0
     seat = LEARNER
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]

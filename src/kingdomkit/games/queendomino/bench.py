@@ -81,6 +81,7 @@ VECTOR_CASES = (  # players, label, the opponents' policy (None: self-play)
     (2, "against random", "random"),
     (2, "against greedy", "greedy"),
     (4, "self-play", None),
+    (4, "against random", "random"),
     (4, "against greedy", "greedy"),
 )
 

@@ -39,10 +39,11 @@ placement with its knights, a building with its square.
 
 Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
 which was three quarters of its time; a greedy placement is valued without being played
-through (the pad after it follows from the labels before it, the knights' best is the most
-coins), and a choice that cannot change the value is not looked through (a building without
-crowns is valued on one square, the Dragon is never worth its coin), each giving the values
-`evaluate` gives, as the differential tests check.
+through (the pad after it follows from the labels before it, and so do the labels after it,
+only the new squares' territories labelled again; the knights' best is the most coins), and
+a choice that cannot change the value is not looked through (a building without crowns is
+valued on one square, the Dragon is never worth its coin), each giving the values `evaluate`
+gives, as the differential tests check.
 
 Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
 Wedding and teams included). The rules version is checked at import: a rules change the
@@ -733,7 +734,7 @@ def placed_pad(
     out: Array,
 ) -> None:
     """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
-    labels before (no new labels: only a pad without pending dominoes may use it)."""
+    labels before (it labels nothing: the gains of pending dominoes need `relabel` after)."""
     copy_into(out, 0, old, 0, 2 + LAYERS - 1)
     t1, k1, t2, k2 = (
         dominoes[domino, 0],
@@ -758,6 +759,72 @@ def placed_pad(
         out[0] += gain
         out[1] = max(out[1], size)
         out[2 + t] += 1 - count
+
+
+@bare_inline
+def relabel(
+    grid: Array,
+    crowns: Array,
+    cfg: Array,
+    dominoes: Array,
+    r: int,
+    code: int,
+    domino: int,
+    labels: Array,
+    terr: Array,
+    found: int,
+    saved: Array,
+) -> int:
+    """Realm r's labels once `domino` is placed by `code` (just placed), from its labels
+    before (`found` territories): each new square's territory gets a new label, on its
+    squares and in `terr`, as labelling it again would give its territories. The labels it
+    overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
+    col1, row1, col2, row2 = kk.decode(code, cfg)
+    gw = cfg[GRID_WIDTH]
+    g1 = (row1 + 1) * gw + col1 + 1
+    g2 = (row2 + 1) * gw + col2 + 1
+    saved[0] = g1
+    saved[1] = labels[g1]
+    saved[2] = g2
+    saved[3] = labels[g2]
+    labels[g1] = -1
+    labels[g2] = -1
+    count = 2
+    stack = terr[2]
+    for square in range(2):
+        g = g1 if square == 0 else g2
+        if labels[g] >= 0:  # the same terrain as the first square: labelled with it
+            continue
+        t = grid[r, g]
+        new = found + square
+        labels[g] = new
+        stack[0] = g
+        top = 1
+        size = 0
+        crowned = 0
+        while top:
+            top -= 1
+            h = stack[top]
+            size += 1
+            crowned += crowns[r, h]
+            for n in (h + 1, h - 1, h + gw, h - gw):
+                if grid[r, n] == t and labels[n] != new:
+                    saved[2 * count] = n
+                    saved[2 * count + 1] = labels[n]
+                    count += 1
+                    labels[n] = new
+                    stack[top] = n
+                    top += 1
+        terr[0, new] = size
+        terr[1, new] = crowned
+    return count
+
+
+@bare_inline
+def restore_labels(labels: Array, saved: Array, count: int) -> None:
+    """Puts back the labels `relabel` overwrote (the last first)."""
+    for j in range(count - 1, -1, -1):
+        labels[saved[2 * j]] = saved[2 * j + 1]
 
 
 @bare_inline
@@ -965,10 +1032,13 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     quick = False
     before = work[11][0]
     after = work[11][1]
-    if phase == PLACE and not pending_after_place(st, cfg, r):
-        # No gains to find after the placement: its pad follows from the one before.
-        quick = True
+    found = 0
+    if phase == PLACE:
+        # A placement's pad follows from the pad and labels before it (`placed_pad`).
+        quick = not pending_after_place(st, cfg, r)
         kingdom_pad(kingdoms, cfg, r, work[3], work[4], before)
+        for t in range(LAYERS - 1):
+            found += before[2 + t]  # the territories labelled: one count each
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
@@ -989,9 +1059,21 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                     coins += most_tax(st, grid, cfg, dominoes, r, work[7])
                 value = float(pad_points(st, r, after) + coins / 3)
             else:
-                memo[:] = -1
+                # The gains of the pending dominoes need the labels after the placement:
+                # only its new squares' territories are labelled again (`relabel`).
+                placed_pad(
+                    grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+                )
                 place_action(st, kingdoms, tables, action)
+                saved = work[12]
+                count = relabel(
+                    grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
+                )
+                memo[:] = -1
+                copy_into(memo, MAX_DOMINOES + 1, after, 0, 2 + LAYERS - 1)
+                memo[MAX_DOMINOES] = 1
                 value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
+                restore_labels(work[3], saved, count)
             kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
             restore_turn(st, r, copy)
         elif phase == TAX:
@@ -1042,6 +1124,7 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.zeros(actions, np.int64),  # 9 ties
         np.zeros(4, np.int64),  # 10 a bounding box
         np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
+        np.zeros(2 * squares + 4, np.int64),  # 12 labels put back after a placement
     )
 
 
