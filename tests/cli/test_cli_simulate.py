@@ -63,6 +63,7 @@ QUEENDOMINO_COMPILED = (
                 (2, "against random"),
                 (2, "against greedy"),
                 (4, "self-play"),
+                (4, "against random"),
                 (4, "against greedy"),
             )
             if importlib.util.find_spec("gymnasium")
