@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kingdomkit.cli.bench import selected
 from kingdomkit.cli.main import main
 from kingdomkit.core.record import read_record, replay_record
 from paths import ROOT
@@ -184,51 +185,60 @@ def test_unknown_game_and_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice: 'chess'" in capsys.readouterr().err
 
 
-def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "bench", "--quick", "--json")
-    assert status == 0
-    report = json.loads(out)
-    names = [result["name"] for result in report["results"]]
-    assert names == [
+BENCH_FIGURES = {
+    "kingdomino": [
         "kingdomino random 4-player games (protocol)",
         "kingdomino random 4-player games (simulate)",
         "kingdomino legal-placement lists",
         "kingdomino full-kingdom scorings",
         *COMPILED_FIGURES,
         *python_playouts("kingdomino"),
+    ],
+    "kingdoms": [
         "kingdoms random 4-player games (protocol)",
         "kingdoms random 4-player games (simulate)",
         "kingdoms whole-board epoch scorings",
         *KINGDOMS_COMPILED,
         *python_playouts("kingdoms"),
+    ],
+    "queendomino": [
         "queendomino random 4-player games (protocol)",
         "queendomino random 4-player games (simulate)",
         "queendomino full score pads",
         "queendomino Royal Wedding random 8-player games",
         *QUEENDOMINO_COMPILED,
         *python_playouts("queendomino"),
+    ],
+    "rl": [
         "kingdomino rl AEC observe + step (2 players)",
         "kingdomino engine steps, the same actions (2 players)",
         *VECTOR_FIGURES,
-    ]
-    assert isinstance(report["rl_overhead_microseconds_per_step"], float)
+    ],
+}
+
+
+@pytest.mark.parametrize("part", sorted(BENCH_FIGURES))
+def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str], part: str) -> None:
+    """Each part alone (a game, or the RL figures), so that the parts run side by side."""
+    option = ["--rl"] if part == "rl" else ["--game", part]
+    status, out, _ = run(capsys, "bench", "--quick", "--json", *option)
+    assert status == 0
+    report = json.loads(out)
+    assert [result["name"] for result in report["results"]] == BENCH_FIGURES[part]
+    assert ("rl_overhead_microseconds_per_step" in report) == (part == "rl")
+    if part == "rl":
+        assert isinstance(report["rl_overhead_microseconds_per_step"], float)
     for result in report["results"]:
         assert result["median_per_second"] > 0
         assert len(result["runs_per_second"]) == 1
     assert report["machine"]["python"].startswith("3.")
 
 
-def test_bench_measures_one_game_alone(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "bench", "--quick", "--json", "--game", "kingdoms")
-    assert status == 0
-    report = json.loads(out)
-    names = [result["name"] for result in report["results"]]
-    assert names[:2] == [
-        "kingdoms random 4-player games (protocol)",
-        "kingdoms random 4-player games (simulate)",
-    ]
-    assert all(name.startswith("kingdoms ") for name in names)
-    assert "rl_overhead_microseconds_per_step" not in report
+def test_bench_measures_everything_unless_told() -> None:
+    assert selected(None, False) == (["kingdomino", "kingdoms", "queendomino"], True)
+    assert selected(["queendomino", "kingdoms"], False) == (["kingdoms", "queendomino"], False)
+    assert selected(None, True) == ([], True)
+    assert selected(["kingdoms"], True) == (["kingdoms"], True)
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,12 @@ def add_parser(subparsers: Any) -> None:
         "--game",
         action="append",
         choices=sorted(GAMES),
-        help="only this game's figures (repeatable; default every game, and the RL figures)",
+        help="this game's figures (repeatable); with neither --game nor --rl, everything",
+    )
+    parser.add_argument(
+        "--rl",
+        action="store_true",
+        help="the RL interfaces' figures (Kingdomino's AEC env and vector env)",
     )
     parser.set_defaults(run=run)
 
@@ -314,13 +319,22 @@ def rl_overhead(results: list[BenchResult]) -> float | None:
     return 1e6 * (1.0 / rates[RL_ENV] - 1.0 / rates[RL_ENGINE])
 
 
+def selected(games: list[str] | None, rl: bool) -> tuple[list[str], bool]:
+    """The games to measure and whether to measure the RL figures: what was named, or
+    everything when nothing was (so a short run can measure one part)."""
+    if not games and not rl:
+        return sorted(GAMES), True
+    return sorted(games or []), rl
+
+
 def run(args: argparse.Namespace) -> int:
     repeats = 1 if args.quick else max(1, args.repeats)
     results: list[BenchResult] = []
-    for name in sorted(args.game or GAMES):
+    games, rl = selected(args.game, args.rl)
+    for name in games:
         for benchmark in game_benchmarks(name, args.quick):
             results.append(measure(benchmark, repeats))
-    for benchmark in [] if args.game else rl_benchmarks(args.quick):
+    for benchmark in rl_benchmarks(args.quick) if rl else []:
         results.append(measure(benchmark, repeats))
     overhead = rl_overhead(results)
     machine = {
