@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
@@ -24,8 +25,9 @@ from rich.table import Table
 from kingdomkit.bots import RandomBot
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import POLICIES, make_policy, playout
+from kingdomkit.cli.bench_compare import compare
 from kingdomkit.cli.simulate import simulate
-from kingdomkit.core.benchmark import Benchmark, BenchResult, measure
+from kingdomkit.core.benchmark import CLOCKS, Benchmark, BenchResult, measure
 from kingdomkit.core.driver import chance_rng, play
 from kingdomkit.core.protocol import TERMINAL, Game
 from kingdomkit.core.registry import GAMES, game_info, make_game
@@ -82,6 +84,32 @@ def add_parser(subparsers: Any) -> None:
         "--rl",
         action="store_true",
         help="the RL interfaces' figures (Kingdomino's AEC env and vector env)",
+    )
+    parser.add_argument(
+        "--only",
+        metavar="TEXT",
+        help="only the figures whose name contains TEXT (any case), e.g. 'against greedy'",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="time in wall seconds (default) or in this process's CPU seconds, all threads "
+        "counted (steadier on a shared machine)",
+    )
+    parser.add_argument("--pin", type=int, metavar="CPU", help="run on this processor only (Linux)")
+    parser.add_argument(
+        "--against",
+        metavar="TREE",
+        help="compare with another checkout of kingdomkit (its folder or its src folder): "
+        "both run the same figures in turn, this one first in even rounds, the other in odd "
+        "ones, and the ratios are taken round by round",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="with --against: bench runs of each tree (default 3)",
     )
     parser.set_defaults(run=run)
 
@@ -328,14 +356,26 @@ def selected(games: list[str] | None, rl: bool) -> tuple[list[str], bool]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.against is not None:
+        return compare(args)
+    if args.pin is not None:
+        try:
+            os.sched_setaffinity(0, {args.pin})
+        except (AttributeError, OSError, ValueError) as error:
+            print(f"kingdomkit bench: cannot pin to processor {args.pin}: {error}", file=sys.stderr)
+            return 2
     repeats = 1 if args.quick else max(1, args.repeats)
-    results: list[BenchResult] = []
     games, rl = selected(args.game, args.rl)
-    for name in games:
-        for benchmark in game_benchmarks(name, args.quick):
-            results.append(measure(benchmark, repeats))
-    for benchmark in rl_benchmarks(args.quick) if rl else []:
-        results.append(measure(benchmark, repeats))
+    chosen = [
+        *(benchmark for name in games for benchmark in game_benchmarks(name, args.quick)),
+        *(rl_benchmarks(args.quick) if rl else []),
+    ]
+    if args.only is not None:
+        chosen = [b for b in chosen if args.only.casefold() in b.name.casefold()]
+        if not chosen:
+            print(f"kingdomkit bench: no figure's name contains {args.only!r}", file=sys.stderr)
+            return 2
+    results = [measure(benchmark, repeats, args.clock) for benchmark in chosen]
     overhead = rl_overhead(results)
     machine = {
         "python": platform.python_version(),
@@ -343,13 +383,16 @@ def run(args: argparse.Namespace) -> int:
         "machine": platform.machine(),
         "processor": _cpu_name(),
         "repeats": repeats,
+        "clock": args.clock,
+        "pinned": args.pin,
     }
     if args.json:
         derived = {} if overhead is None else {"rl_overhead_microseconds_per_step": overhead}
         report = {"machine": machine, "results": [r.to_json() for r in results], **derived}
         print(json.dumps(report, indent=1))
         return 0
-    table = Table(title=f"kingdomkit bench (median of {repeats} runs, one process)")
+    per = "CPU second" if args.clock == "cpu" else "second"
+    table = Table(title=f"kingdomkit bench (median of {repeats} runs a {per}, one process)")
     for heading in ("benchmark", "per second (median)", "target"):
         table.add_column(heading, justify="left" if heading == "benchmark" else "right")
     for result in results:
