@@ -118,6 +118,21 @@ def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
 
 
+def test_value_targets_mix_the_outcome_with_the_searchs_estimate() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    outcome, _ = self_play(game, "mcts:playouts=8", 3, layout)
+    search, _ = self_play(game, "mcts:playouts=8", 3, layout, value_mix=1.0)
+    half, _ = self_play(game, "mcts:playouts=8", 3, layout, value_mix=0.5)
+    assert np.array_equal(outcome.policy, search.policy)  # the same game, the same searches
+    # the outcome is one number a seat for the whole game; the search's estimate moves
+    assert len(np.unique(outcome.value[:, 0])) <= 2 < len(np.unique(search.value[:, 0]))
+    assert ((search.value >= 0) & (search.value <= 1)).all()
+    assert np.allclose(half.value, (outcome.value + search.value) / 2)
+    assert np.allclose(half.points, (outcome.points + search.points) / 2)
+    assert not np.allclose(outcome.points, search.points)
+
+
 TINY_RUN = [
     "kingdomino",
     "--players",
@@ -196,6 +211,27 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert "unknown bot 'nobody'" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--games", str(loop.LIMIT)]) == 2
     assert f"--games must be less than {loop.LIMIT}" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--value-mix", "1.5"]) == 2
+    assert "--value-mix must be between 0 and 1" in capsys.readouterr().err
+    wdl = ["--expert", "mcts:playouts=4:score=wdl"]
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), *wdl]) == 2
+    assert "values positions by score=wdl" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(tmp_path / "wdl"), *wdl, "--value-mix", "0"]) == 0
+
+
+def test_a_run_from_before_the_value_mix_resumes_learning_from_outcomes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1", "--value-mix", "0"]) == 0
+    saved = json.loads((out / "run.json").read_text())
+    del saved["settings"]["value_mix"]  # as run.json was before the setting
+    (out / "run.json").write_text(json.dumps(saved))
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 2  # the default mixes
+    assert "other settings (value_mix)" in capsys.readouterr().err
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1", "--value-mix", "0"]) == 0
+    kept = loop.kept_settings(out)
+    assert kept is not None and kept.value_mix == 0.0
 
 
 def test_no_two_games_of_a_run_share_a_seed() -> None:

@@ -58,6 +58,13 @@ def parser() -> argparse.ArgumentParser:
         help="a game's first choices drawn from the expert's visits (0)",
     )
     p.add_argument(
+        "--value-mix",
+        type=float,
+        default=DEFAULTS.value_mix,
+        help="the search's share of the value targets, the game's outcome the rest "
+        f"(0 to 1; {DEFAULTS.value_mix:g})",
+    )
+    p.add_argument(
         "--epochs",
         type=int,
         default=DEFAULTS.epochs,
@@ -110,6 +117,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         expert=args.expert,
         games=args.games,
         explore=max(0, args.explore),
+        value_mix=args.value_mix,
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,
@@ -136,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise KingdomkitError(f"--{name.replace('_', '-')} must be less than {LIMIT}")
         if args.seed < 0:
             raise KingdomkitError("--seed must be at least 0")
+        if not 0.0 <= args.value_mix <= 1.0:
+            raise KingdomkitError("--value-mix must be between 0 and 1")
         if args.game is None:
             settings = kept_settings(args.out)
             if settings is None:

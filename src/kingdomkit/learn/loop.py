@@ -55,6 +55,7 @@ class Settings:
     expert: str = "mcts:playouts=200"
     games: int = 20  # games of self-play per iteration
     explore: int = 0  # a game's first choices drawn from the visits (records.Recorder)
+    value_mix: float = 0.5  # the search's share of the value and points targets (records)
     epochs: int = 4
     batch: int = 256
     lr: float = 1e-3
@@ -71,6 +72,7 @@ class Settings:
         """The settings as run.json keeps them."""
         return cls(
             **{
+                "value_mix": 0.0,  # runs from before the setting learnt from outcomes alone
                 **data,
                 "opponents": tuple(data["opponents"]),
                 "sizes": Sizes(**data["sizes"]),
@@ -146,9 +148,16 @@ class Run:
         s = self.settings
         for spec in (s.expert, s.player, *s.opponents):
             bot = make_bot(with_weights(spec, network))
+            score = getattr(getattr(bot, "config", None), "score", "relative")
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
+            if spec == s.expert and s.value_mix > 0 and score != "relative":
+                raise OptionError(
+                    f"the expert {spec} values positions by score={score}, and the value "
+                    "targets are relative outcomes: use its default score (relative) or "
+                    "--value-mix 0"
+                )
 
     def _optimizer(self) -> torch.optim.Optimizer:
         s = self.settings
@@ -165,9 +174,10 @@ class Run:
             save_network(directory / NETWORK, self.header, start.arrays)
             return
         kept = json.loads(saved.read_text())
+        theirs = json.loads(json.dumps(asdict(Settings.kept(kept["settings"]))))
         mine = json.loads(json.dumps(asdict(self.settings)))
-        if kept["settings"] != mine:
-            changed = sorted(k for k in mine if kept["settings"].get(k) != mine[k])
+        if theirs != mine:
+            changed = sorted(k for k in mine if theirs.get(k) != mine[k])
             raise OptionError(
                 f"{directory} is a run with other settings ({', '.join(changed)}): "
                 "resume it with the same ones, or train in another directory"
@@ -269,18 +279,18 @@ class Run:
         self, expert: str, seeds: list[int], step: Callable[[], None]
     ) -> list[tuple[Records, int]]:
         """The games of `seeds`, in order: here, or spread over `workers` processes."""
-        explore = self.settings.explore
+        explore, mix = self.settings.explore, self.settings.value_mix
         if self.workers <= 1:
             found = []
             for seed in seeds:
-                found.append(self_play(self.game, expert, seed, self.layout, explore))
+                found.append(self_play(self.game, expert, seed, self.layout, explore, mix))
                 step()
             return found
         # spawned, not forked: this process holds torch's threads
         context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
             jobs = [
-                pool.submit(self_play, self.game, expert, seed, self.layout, explore)
+                pool.submit(self_play, self.game, expert, seed, self.layout, explore, mix)
                 for seed in seeds
             ]
             for _ in as_completed(jobs):

@@ -7,6 +7,12 @@ game ends, every record gets each seat's outcome (the `relative` value the searc
 bots/outcome.py) and final points, seats counted from the record's player. Each record enters
 in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the actions.
 
+One game's outcome is a noisy target for a position early in it: the draws and every later
+move decide as much as the position. The search's own estimate at the root (its mean value
+and points per seat) is steadier, and biased towards what its playouts believe. So the value
+and points targets may mix the two, `(1 - mix) * outcome + mix * search` (`value_mix`; a
+decision read from no search keeps the outcome), as AlphaZero reproductions do with "z and q".
+
 `Records` are columns of numpy arrays; planes are stored as int16 (the encoders' planes are
 small integers), the rest as float32.
 """
@@ -91,7 +97,7 @@ class Recorder:
         self,
         bot: Any,
         encoder: Any,
-        decisions: list[tuple[int, Any, Array, Array]],
+        decisions: list[Decision],
         explore: int = 0,
     ) -> None:
         self.bot = bot
@@ -106,16 +112,39 @@ class Recorder:
             player = game.current_player(state)
             mask = np.zeros(game.num_actions, bool)
             mask[list(legal)] = True
-            policy = visit_distribution(getattr(self.bot, "root", None), legal, action, mask)
+            root = getattr(self.bot, "root", None)
+            policy = visit_distribution(root, legal, action, mask)
             if len(self.decisions) < self.explore:
                 action = rng.choices(legal, weights=[float(policy[a]) for a in legal])[0]
-            self.decisions.append((player, self.encoder.observe(state, player), mask, policy))
+            observation = self.encoder.observe(state, player)
+            self.decisions.append(Decision(player, observation, mask, policy, searched(root)))
         return action
 
     def observe(self, game: Game[Any], player: int, action: int) -> None:
         observe = getattr(self.bot, "observe", None)
         if observe is not None:
             observe(game, player, action)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a self-play game, as the expert saw it; `search` is the root's mean
+    value and points of every player (by player number), None when it read its move from no
+    search."""
+
+    player: int
+    observation: Any
+    mask: Array
+    policy: Array
+    search: tuple[list[float], list[float]] | None
+
+
+def searched(root: Any) -> tuple[list[float], list[float]] | None:
+    """The mean value and points of each player at a search's root (tree.Node), if searched."""
+    visits = getattr(root, "visits", 0)
+    if not visits:
+        return None
+    return [v / visits for v in root.values], [p / visits for p in root.points]
 
 
 def visit_distribution(root: Any, legal: Sequence[int], action: int, mask: Array) -> Array:
@@ -136,14 +165,20 @@ def visit_distribution(root: Any, legal: Sequence[int], action: int, mask: Array
 
 
 def self_play(
-    game: Game[Any], expert: str, seed: int, layout: Layout, explore: int = 0
+    game: Game[Any],
+    expert: str,
+    seed: int,
+    layout: Layout,
+    explore: int = 0,
+    value_mix: float = 0.0,
 ) -> tuple[Records, int]:
     """One game of the `expert` bot spec against itself (one bot per seat) from `seed`, its
-    first `explore` choices drawn from the visits (`Recorder`): its records in every
-    symmetry, and the number of decisions recorded. (Arguments that pickle: helper
-    processes play games with it.)"""
+    first `explore` choices drawn from the visits (`Recorder`), its value and points targets
+    mixed with the search's by `value_mix` (the card): its records in every symmetry, and the
+    number of decisions recorded. (Arguments that pickle: helper processes play games with
+    it.)"""
     encoder = observer_of(game)
-    decisions: list[tuple[int, Any, Array, Array]] = []
+    decisions: list[Decision] = []
     experts = [make_bot(expert) for _ in range(game.num_players)]
     try:
         played = play(game, [Recorder(bot, encoder, decisions, explore) for bot in experts], seed)
@@ -157,16 +192,20 @@ def self_play(
     values = relative(scores, game.returns(state))
     players = game.num_players
     observations, masks, policies, outcome, points = [], [], [], [], []
-    for player, observation, mask, policy in decisions:
-        seats = [(player + i) % players for i in range(players)]
-        for image in encoder.symmetries(observation, mask):
-            turned = np.zeros_like(policy)
-            turned[image.actions] = policy
+    for decision in decisions:
+        seats = [(decision.player + i) % players for i in range(players)]
+        value, point = values, scores
+        if decision.search is not None and value_mix > 0:
+            value = mixed(values, decision.search[0], value_mix)
+            point = mixed(scores, decision.search[1], value_mix)
+        for image in encoder.symmetries(decision.observation, decision.mask):
+            turned = np.zeros_like(decision.policy)
+            turned[image.actions] = decision.policy
             observations.append(image.observation)
             masks.append(np.asarray(image.action_mask, bool))
             policies.append(turned)
-            outcome.append([values[s] for s in seats])
-            points.append([scores[s] for s in seats])
+            outcome.append([value[s] for s in seats])
+            points.append([point[s] for s in seats])
     if not observations:
         return Records.empty(layout), 0
     planes, vector = raw_inputs(layout, observations)
@@ -179,3 +218,8 @@ def self_play(
         np.asarray(points, np.float32),
     )
     return records, len(decisions)
+
+
+def mixed(outcome: Sequence[float], search: Sequence[float], mix: float) -> list[float]:
+    """`(1 - mix) * outcome + mix * search`, player by player."""
+    return [(1.0 - mix) * z + mix * q for z, q in zip(outcome, search, strict=True)]
