@@ -7,7 +7,10 @@ teams. Skipped without numba."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +30,8 @@ from kingdomkit.rl.adapter import final_rewards
 from kingdomkit.rl.batch import batch_simulator
 from kingdomkit.rl.observation import observer as observer_of
 from kingdomkit.rl.vector import KingdomkitVectorEnv
+
+DATA = "kingdomkit.games.queendomino.data"
 
 
 def play_beside_reference(
@@ -205,3 +210,39 @@ def test_vector_env_refuses_bad_settings(kwargs: dict[str, Any], message: str) -
     settings = {"num_envs": 2, "players": 2, "game": "queendomino", **kwargs}
     with pytest.raises(OptionError, match=message):
         KingdomkitVectorEnv(**settings)
+
+
+def corrected_table(path: Path) -> Path:
+    """The shipped building table with every tile changed: other crowns, knights and towers
+    taken when built, other ongoing and end-game effects (still a valid table)."""
+    with resources.files(DATA).joinpath("queendomino_buildings.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    endgames = [("fixed", "3", ""), ("per_knight", "1", ""), ("per_tower", "2", "")]
+    for k, row in enumerate(rows):
+        row["crowns"] = str((int(row["crowns"]) + 1) % 3)
+        row["immediate_knights"] = str(k % 2)
+        row["immediate_towers"] = str((k + 1) % 3)
+        row["ongoing"] = ("none", "coin_per_knight", "coin_per_tower")[k % 3]
+        if k % 2:
+            row["endgame"], row["endgame_points"], row["endgame_terrain"] = endgames[k % 3]
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_batch_plays_the_reference_games_with_a_corrected_building_table(
+    tmp_path: Path, players: int
+) -> None:
+    """The `buildings` option reaches the compiled kernel: effects, crowns and the observation's
+    building features come from the corrected table, as in the reference engine."""
+    table = corrected_table(tmp_path / "corrected.csv")
+    options = {"players": players, "buildings": str(table)}
+    game = make_game("queendomino", options)
+    assert game.table.source == str(table)
+    opponents = ["greedy", "random", "greedy"][: players - 1]
+    ended, phases = play_beside_reference(options, opponents, 0, "margin", 260)
+    assert ended >= 4
+    assert BUILD in phases
