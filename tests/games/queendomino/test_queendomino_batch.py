@@ -25,6 +25,7 @@ import kingdomkit.rl  # noqa: F401  (registers the ids)
 from batch_reference import ReferenceGame
 from kingdomkit.core.protocol import TERMINAL, OptionError
 from kingdomkit.core.registry import make_game
+from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import BUILD, DRAGON, SITE, TAX
 from kingdomkit.rl.adapter import final_rewards
 from kingdomkit.rl.batch import batch_simulator
@@ -240,8 +241,7 @@ def test_batch_plays_the_reference_games_with_a_corrected_building_table(
     building features come from the corrected table, as in the reference engine."""
     table = corrected_table(tmp_path / "corrected.csv")
     options = {"players": players, "buildings": str(table)}
-    game = make_game("queendomino", options)
-    assert game.table.source == str(table)
+    assert Queendomino(options).table.source == str(table)
     opponents = ["greedy", "random", "greedy"][: players - 1]
     ended, phases = play_beside_reference(options, opponents, 0, "margin", 260)
     assert ended >= 4

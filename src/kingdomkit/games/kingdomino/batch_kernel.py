@@ -29,6 +29,7 @@ from typing import Any
 
 import numba
 
+from kingdomkit.games.compiling import jit, uniform
 from kingdomkit.games.kingdomino import kernel as kn
 from kingdomkit.games.kingdomino import playouts as kp
 from kingdomkit.games.kingdomino.dominoes import TERRAINS as TERRAIN_NAMES
@@ -52,7 +53,7 @@ TERRAINS = len(TERRAIN_NAMES)
 PHASES = len(PHASE_NAMES)
 
 
-@kn.jit
+@jit
 def decide(st: Array, action: int, kingdoms: Any, tables: Any, work: Any) -> None:
     """Plays a decision given as a kernel action (a placement code, -1 the discard, a slot)."""
     if st[kn.PHASE] == PLACE:
@@ -61,7 +62,7 @@ def decide(st: Array, action: int, kingdoms: Any, tables: Any, work: Any) -> Non
         kn.claim(st, action, tables[0])
 
 
-@kn.jit
+@jit
 def advance(
     st: Array, kingdoms: Any, tables: Any, work: Any, rng: Array, seat: int, policies: Array
 ) -> None:
@@ -75,10 +76,10 @@ def advance(
         if phase == OVER:
             return
         if phase == DRAW:
-            kn.draw(st, kn.uniform(rng), cfg)
+            kn.draw(st, uniform(rng), cfg)
             continue
         if phase == ORDER:
-            index = int(kn.uniform(rng) * cfg[kn.ORDERS])
+            index = int(uniform(rng) * cfg[kn.ORDERS])
             for i in range(cfg[kn.KINGS]):
                 st[kn.ORDER_AT + i] = orders[index, i]
             st[kn.PHASE] = CLAIM
@@ -94,7 +95,7 @@ def advance(
         decide(st, action, kingdoms, tables, work)
 
 
-@kn.jit
+@jit
 def acting_placements(st: Array, kingdoms: Any, tables: Any, work: Any) -> int:
     """The legal placement codes of the acting king's domino, in `work[1]`; returns how many."""
     rows, _, _, info = kingdoms
@@ -114,7 +115,7 @@ def acting_placements(st: Array, kingdoms: Any, tables: Any, work: Any) -> int:
     )
 
 
-@kn.jit
+@jit
 def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) -> None:
     """1 on the legal actions (the game's numbering: claims, CLAIMS + code, the discard)."""
     mask[:] = 0
@@ -132,7 +133,7 @@ def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) ->
             mask[CLAIMS + codes[i]] = 1
 
 
-@kn.jit
+@jit
 def is_legal(
     st: Array, action: int, num_actions: int, kingdoms: Any, tables: Any, work: Any
 ) -> bool:
@@ -153,7 +154,7 @@ def is_legal(
     return found
 
 
-@kn.jit
+@jit
 def kernel_action(action: int, num_actions: int) -> int:
     """The kernel's form of a game action (the discard is -1, a placement its bare code)."""
     if action == num_actions - 1:
@@ -163,7 +164,7 @@ def kernel_action(action: int, num_actions: int) -> int:
     return action
 
 
-@kn.jit
+@jit
 def domino_row(out: Array, at: int, number: int, dominoes: Array) -> None:
     """encoding.domino_features of domino `number` into out[at : at + 15]."""
     out[at + dominoes[number, 0]] = 1
@@ -173,7 +174,7 @@ def domino_row(out: Array, at: int, number: int, dominoes: Array) -> None:
     out[at + 2 * TERRAINS + 2] = number
 
 
-@kn.jit
+@jit
 def observe(
     st: Array, kingdoms: Any, tables: Any, work: Any, observer: int, obs: Any, i: int
 ) -> None:
@@ -257,7 +258,7 @@ def observe(
     counters[PHASES + 3] = cfg[kn.GAMES]
 
 
-@kn.jit
+@jit
 def start_episode(
     st: Array, kingdoms: Any, tables: Any, work: Any, rng: Array, settings: Array, policies: Array
 ) -> int:
@@ -271,12 +272,12 @@ def start_episode(
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]
         if settings[DRAWN_SEAT]:
-            seat = int(kn.uniform(rng) * cfg[kn.PLAYERS])
+            seat = int(uniform(rng) * cfg[kn.PLAYERS])
     advance(st, kingdoms, tables, work, rng, seat, policies[max(seat, 0)])
     return seat
 
 
-@kn.jit
+@jit
 def step_one(
     i: int,
     actions: Array,

@@ -42,14 +42,19 @@ import: a rules change that the kernel does not follow stops it loading, never p
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
-import numba
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import types
 from numba.extending import intrinsic
 
+# Queendomino's kernel reads these here (`as`: re-exported for the type checker).
+from kingdomkit.games.compiling import Array as Array
+from kingdomkit.games.compiling import entry as entry
+from kingdomkit.games.compiling import jit as jit
+from kingdomkit.games.compiling import jit_inline as jit_inline
+from kingdomkit.games.compiling import uniform as uniform
 from kingdomkit.games.kingdomino.kingdom import HARMONY_BONUS, MIDDLE_KINGDOM_BONUS
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import (
@@ -69,8 +74,6 @@ if Kingdomino.version != RULES_VERSION:
         f" {Kingdomino.version}: update kernel.py, playouts.py and batch_kernel.py"
     )
 
-F = TypeVar("F", bound=Callable[..., Any])
-Array = Any  # numpy arrays; numba types them at compile time
 
 # st: the scalars of a game state.
 PHASE, LINES, DECK, NLINE, LINE, CLAIMED, NPLACERS, PLACING, PLACERS = 0, 1, 2, 3, 4, 8, 12, 13, 17
@@ -89,33 +92,6 @@ CASTLE = 6  # in grid
 EMPTY = -1
 DISCARD = -1  # the discard "code"
 NO_VALUE = -(1 << 62)
-
-GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-SHIFT11, SHIFT27, SHIFT30, SHIFT31 = np.uint64(11), np.uint64(27), np.uint64(30), np.uint64(31)
-UNIT = 1.0 / 9007199254740992.0  # 2**-53
-
-
-# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
-BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
-
-
-def entry(function: F) -> F:
-    """numba's njit, cached on disk, typed for mypy: for the entry points, which allocate
-    (their scratch arrays, copies of the start)."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
-
-
-def jit(function: F) -> F:
-    """`entry` without numba's reference counting (NRT), for everything a playout or a
-    batch step runs (module card)."""
-    return cast(F, numba.njit(**BARE)(function))
-
-
-def jit_inline(function: F) -> F:
-    """`jit`, inlined into its callers by numba (no call on the random playout's path)."""
-    return cast(F, numba.njit(inline="always", **BARE)(function))
 
 
 @intrinsic
@@ -140,17 +116,6 @@ def _trailing_zeros(typingctx: Any, value: Any) -> Any:
 
 popcount = cast(Callable[[int], int], _popcount)
 trailing_zeros = cast(Callable[[int], int], _trailing_zeros)
-
-
-@jit
-def uniform(rng: Array) -> float:
-    """The next SplitMix64 uniform in [0, 1), as `kingdomkit.core.rng.SplitMix64.random`."""
-    state = rng[0] + GOLDEN_GAMMA
-    rng[0] = state
-    z = (state ^ (state >> SHIFT30)) * MIX1
-    z = (z ^ (z >> SHIFT27)) * MIX2
-    z = z ^ (z >> SHIFT31)
-    return float(z >> SHIFT11) * UNIT
 
 
 @jit

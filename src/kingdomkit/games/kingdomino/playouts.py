@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kingdomkit.games.compiling import Array, entry, jit, jit_inline, uniform
 from kingdomkit.games.kingdomino.kernel import (
     CLAIMED,
     DISCARD,
@@ -43,21 +44,16 @@ from kingdomkit.games.kingdomino.kernel import (
     PLACERS,
     PLACING,
     TURN,
-    Array,
     best_gain,
     claim,
     copy_into,
     current_player,
     draw,
-    entry,
     final_results,
-    jit,
-    jit_inline,
     kingdom_score,
     legal_placements,
     place,
     place_move,
-    uniform,
     unplace,
     work_arrays,
 )

@@ -34,6 +34,7 @@ from typing import Any
 
 import numba
 
+from kingdomkit.games.compiling import jit, uniform
 from kingdomkit.games.kingdoms import kernel as kn
 from kingdomkit.games.kingdoms.state import (
     DEAL,
@@ -55,7 +56,7 @@ SPACES = kn.SPACES
 NTYPES = kn.NTYPES
 
 
-@kn.jit
+@jit
 def advance(st: Array, cfg: Array, work: Any, rng: Array, seat: int, policies: Array) -> None:
     """Chance and the bots' moves until a learner decides (`seat`, or anyone when -1) or the
     game is over; `policies[p]` is seat p's policy (kernel.RANDOM or GREEDY)."""
@@ -65,7 +66,7 @@ def advance(st: Array, cfg: Array, work: Any, rng: Array, seat: int, policies: A
         if phase == OVER:
             return
         if phase != PLAY and phase != PLACE:
-            kn.apply(st, cfg, kn.sample_chance(st, cfg, kn.uniform(rng)), gains, ranks)
+            kn.apply(st, cfg, kn.sample_chance(st, cfg, uniform(rng)), gains, ranks)
             continue
         player = st[kn.TURN]
         if seat < 0 or player == seat:
@@ -77,7 +78,7 @@ def advance(st: Array, cfg: Array, work: Any, rng: Array, seat: int, policies: A
         kn.apply(st, cfg, action, gains, ranks)
 
 
-@kn.jit
+@jit
 def is_legal(st: Array, cfg: Array, action: int, work: Any) -> bool:
     """Whether `action` is legal now (the learner's input is checked)."""
     legal = work[0]
@@ -88,7 +89,7 @@ def is_legal(st: Array, cfg: Array, action: int, work: Any) -> bool:
     return found
 
 
-@kn.jit
+@jit
 def legal_mask(st: Array, cfg: Array, work: Any, mask: Array) -> None:
     """1 on the legal actions of the player to act."""
     mask[:] = 0
@@ -98,7 +99,7 @@ def legal_mask(st: Array, cfg: Array, work: Any, mask: Array) -> None:
         mask[legal[j]] = 1
 
 
-@kn.jit
+@jit
 def observe(st: Array, cfg: Array, observer: int, obs: Any, i: int) -> None:
     """Game i's observation from `observer`'s seat into row i of the `obs` arrays, as
     `KingdomsEncoder.observe` makes it from `Kingdoms.view(state, observer)`."""
@@ -167,7 +168,7 @@ def observe(st: Array, cfg: Array, observer: int, obs: Any, i: int) -> None:
             planes[empty + 1, space] = cfg[kn.VALUE + square]
 
 
-@kn.jit
+@jit
 def start_episode(
     st: Array, initial: Array, cfg: Array, work: Any, rng: Array, settings: Array, policies: Array
 ) -> int:
@@ -179,12 +180,12 @@ def start_episode(
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]
         if settings[DRAWN_SEAT]:
-            seat = int(kn.uniform(rng) * cfg[kn.PLAYERS])
+            seat = int(uniform(rng) * cfg[kn.PLAYERS])
     advance(st, cfg, work, rng, seat, policies[max(seat, 0)])
     return seat
 
 
-@kn.jit
+@jit
 def step_one(
     i: int,
     actions: Array,

@@ -45,12 +45,12 @@ is checked at import: a rules change the kernel does not follow stops it loading
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numba
 import numpy as np
 
+from kingdomkit.games.compiling import Array, entry, jit, jit_inline, uniform
 from kingdomkit.games.kingdoms import board as bd
 from kingdomkit.games.kingdoms.actions import (
     DRAW_ACTION,
@@ -72,8 +72,6 @@ if Kingdoms.version != RULES_VERSION:
         f" {Kingdoms.version}: update kingdoms/kernel.py"
     )
 
-F = TypeVar("F", bound=Callable[..., Any])
-Array = Any  # numpy arrays; numba types them at compile time
 
 SPACES = bd.SPACES
 NTYPES = len(TYPES)
@@ -112,11 +110,6 @@ for _s, _near in enumerate(bd.NEIGHBOURS):
     NEIGHBOURS[_s, : len(_near)] = _near
 NEIGHBOUR_COUNT = np.array([len(near) for near in bd.NEIGHBOURS], np.int64)
 
-GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
-MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-MIX2 = np.uint64(0x94D049BB133111EB)
-SHIFT11, SHIFT27, SHIFT30, SHIFT31 = np.uint64(11), np.uint64(27), np.uint64(30), np.uint64(31)
-UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 # The policies' codes: their places in kingdomkit.bots.playouts.POLICIES.
 RANDOM, GREEDY, EPSILON_GREEDY, PLAYER_GREEDY = 0, 1, 2, 3
@@ -127,40 +120,6 @@ NO_VALUE = -(1 << 62)
 # player's ranks in it (wizards included).
 SEG_BASE, SEG_MULT, SEG_DRAGON, SEG_RANK = 0, 1, 2, 3
 SEGMENT_FIELDS = 4
-
-
-# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
-BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
-
-
-def entry(function: F) -> F:
-    """numba's njit, cached on disk, typed for mypy: for the entry points, which allocate
-    (their scratch arrays, copies of the start)."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
-
-
-def jit(function: F) -> F:
-    """`entry` without numba's reference counting (NRT), for everything a playout or a
-    batch step runs: these functions only read and write the arrays they are given (none
-    allocates or copies through a slice), and counting those arrays' references, atomically
-    at every call and tuple item, is time a playout does not need."""
-    return cast(F, numba.njit(**BARE)(function))
-
-
-def jit_inline(function: F) -> F:
-    """`jit`, inlined into its callers by numba."""
-    return cast(F, numba.njit(inline="always", **BARE)(function))
-
-
-@jit_inline
-def uniform(rng: Array) -> float:
-    """The next SplitMix64 uniform in [0, 1), as `kingdomkit.core.rng.SplitMix64.random`."""
-    state = rng[0] + GOLDEN_GAMMA
-    rng[0] = state
-    z = (state ^ (state >> SHIFT30)) * MIX1
-    z = (z ^ (z >> SHIFT27)) * MIX2
-    z = z ^ (z >> SHIFT31)
-    return float(z >> SHIFT11) * UNIT
 
 
 # -- scoring (board.py) -------------------------------------------------------------------
