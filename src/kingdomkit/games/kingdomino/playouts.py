@@ -293,7 +293,7 @@ def play_outs(
     returns: Array,
 ) -> None:
     """`playouts` on its copies of the start (`st`, `kingdoms`) and scratch, compiled without
-    reference counting (kernel.jit): it allocates nothing."""
+    reference counting (compiling.jit): it allocates nothing."""
     st0, rows0, grid0, crowns0, info0 = start
     rows, grid, crowns, info = kingdoms
     for k in range(scores.shape[0]):

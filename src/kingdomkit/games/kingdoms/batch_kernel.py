@@ -174,7 +174,7 @@ def start_episode(
 ) -> int:
     """A new game (the learner's seat drawn first when it is drawn each episode), played on
     to the learner's first decision. Returns the learner's seat (-1 in self-play)."""
-    for k in range(st.shape[0]):  # no slice copy: it would need numba's runtime (kernel.jit)
+    for k in range(st.shape[0]):  # no slice copy: it would need numba's runtime (compiling.jit)
         st[k] = initial[k]
     seat = LEARNER
     if not settings[SELF_PLAY]:
