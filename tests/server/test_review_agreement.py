@@ -25,6 +25,7 @@ from kingdomkit.bots.review import grading_of
 from kingdomkit.cli.main import main
 from kingdomkit.core.protocol import CHANCE, TERMINAL
 from kingdomkit.core.registry import GAMES, make_game
+from kingdomkit.server.analysts import Analysts
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.bots import hint, review
 from kingdomkit.server.limits import Limits
@@ -181,9 +182,7 @@ def test_a_player_who_follows_every_hint_makes_no_mistake(
 ) -> None:
     """Issue 24's report, through the server: hints asked over HTTP, followed to the end of
     the game, then the review."""
-    from kingdomkit.server import service
-
-    monkeypatch.setattr(service, "ANALYST", TINY)
+    app.state.tables.analysts = Analysts(TINY)
     ann = Person(app)
     made = ann.post(
         "/api/tables", json={"game": "kingdomino", "seats": [HUMAN, bot()], "hints": True}

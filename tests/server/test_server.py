@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from kingdomkit.core.record import replay_record
+from kingdomkit.server.analysts import Analysts
 from kingdomkit.server.app import ServerConfig, create_app
 from kingdomkit.server.live import LiveTable, RefusedError, model
 from paths import EXAMPLES
@@ -392,9 +393,7 @@ def finished_table(app: FastAPI, person: Person, game: str = "kingdomino") -> st
 def test_hints_are_for_the_seat_to_act_on_tables_that_allow_them(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kingdomkit.server import service
-
-    monkeypatch.setattr(service, "ANALYST", "mcts:playouts=40")
+    app.state.tables.analysts = Analysts("mcts:playouts=40")
     ann, eve = client(app), client(app)
     plain = create(ann, "kingdomino", [HUMAN, bot()])["table"]
     wait_for_turn(ann, plain)
@@ -413,9 +412,7 @@ def test_hints_are_for_the_seat_to_act_on_tables_that_allow_them(
 def test_a_finished_game_replays_step_by_step_is_reviewed_and_uploads_again(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kingdomkit.server import service
-
-    monkeypatch.setattr(service, "ANALYST", "mcts:playouts=8")
+    app.state.tables.analysts = Analysts("mcts:playouts=8")
     ann = client(app)
     running = create(ann, "kingdomino", [HUMAN, bot()])["table"]
     assert ann.get(f"/api/tables/{running}/replay/0").status_code == 409

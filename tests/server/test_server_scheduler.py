@@ -20,7 +20,6 @@ from kingdomkit.games.kingdoms.heuristics import LEVELS as KINGDOMS_LEVELS
 from kingdomkit.server.bots import choose, in_one_process, review
 from kingdomkit.server.floodtest import FLOOD_BOT, FLOOD_RECORDS, FLOOD_TABLES, random_game
 from kingdomkit.server.scheduler import DroppedError, Scheduler
-from kingdomkit.server.service import ANALYST
 
 GATE_SECONDS = 120  # a gated job gives up waiting after this (the test has failed by then)
 
@@ -78,7 +77,7 @@ def test_another_identitys_move_starts_before_the_floods_later_jobs() -> None:
                             "kingdomino",
                             {"players": 4},
                             actions,
-                            ANALYST,
+                            None,  # each game's own analyst
                             "0",
                         )
                     )

@@ -454,6 +454,7 @@ def test_hints_time_outs_and_reviews_come_from_the_worker(cluster: Cluster) -> N
                         break
                     await asyncio.sleep(0.2)
             assert [p["seat"] for p in got.json()["players"]] == [0, 1]
+            assert got.json()["analyst"] == "mcts:playouts=8"  # the worker's --analyst
             await other.aclose()
         finally:
             await ann.close()

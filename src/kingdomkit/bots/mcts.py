@@ -120,6 +120,11 @@ class TreeBot:
         self._action = -1
         self._observed: list[tuple[int, int]] = []
 
+    def unfit(self, game: Game[Any]) -> str | None:
+        """Why this bot cannot search the configured `game`, in words; None when it can (a
+        search on playouts plays any game; a network fits one configuration)."""
+        return None
+
     # -- playing -------------------------------------------------------------------------
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
         player = game.current_player(state)

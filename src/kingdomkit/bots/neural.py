@@ -331,6 +331,13 @@ class NeuralBot(TreeBot):
         legal = game.legal_actions(state)
         return max(legal, key=lambda action: prior.get(action, 0.0))
 
+    def unfit(self, game: Game[Any]) -> str | None:
+        try:
+            self.network.check(game)
+        except OptionError as error:
+            return str(error)
+        return None
+
     def _fits(self, game: Game[Any]) -> None:
         if game is not self._checked:
             self.network.check(game)

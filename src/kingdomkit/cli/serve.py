@@ -56,6 +56,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--data", type=Path, default=None, help="data folder")
     parser.add_argument("--database", default=None, help="an SQLAlchemy database URL")
     serve_workers.add_arguments(parser)
+    serve_workers.add_analyst(parser)
     parser.add_argument(
         "--https",
         action="store_true",
@@ -143,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
         from limits.errors import ConfigurationError
 
+        from kingdomkit.server.analysts import Analysts
         from kingdomkit.server.app import ServerConfig, create_app
         from kingdomkit.server.database import default_url
         from kingdomkit.server.guard import is_loopback, normal_origin
@@ -153,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
             'pip install -e ".[web]"'
         ) from None
     workers = serve_workers.settings(args)
+    analysts = Analysts.read(args.analyst)
     data = args.data or default_data()
     os.umask(PRIVATE_UMASK)
     try:
@@ -188,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
             limits=limits.from_arguments(args, os.environ),
             metrics_token=metrics_token,
             rates=rates,
+            analysts=analysts,
             **workers,
         )
     except ValueError as error:

@@ -11,6 +11,8 @@ an environment variable as its default, and a built-in default after that.
     --send-timeout      KINGDOMKIT_SEND_TIMEOUT      10   seconds to send one message
     --send-buffer       KINGDOMKIT_SEND_BUFFER    65536   bytes unsent in the kernel per socket
     --health-timeout    KINGDOMKIT_HEALTH_TIMEOUT    2    seconds /health waits for the database
+    --analyst           KINGDOMKIT_ANALYST               [GAME=]SPEC making hints and reviews
+                                                          (repeatable; default: each game's own)
 """
 
 from __future__ import annotations
@@ -74,3 +76,17 @@ def settings(args: argparse.Namespace, only: tuple[str, ...] | None = None) -> d
             raise KingdomkitError(f"--{flag} is at least {least}")
         found[flag.replace("-", "_")] = value
     return found
+
+
+def add_analyst(parser: argparse.ArgumentParser) -> None:
+    """`--analyst [GAME=]SPEC`, repeatable (server/analysts.py)."""
+    parser.add_argument(
+        "--analyst",
+        action="append",
+        default=[],
+        metavar="[GAME=]SPEC",
+        help="the tree search making hints and reviews, for every game or for GAME alone,"
+        " e.g. kingdomino=neural:weights=FILE (repeatable; default $KINGDOMKIT_ANALYST, else"
+        " each game's own, whose grades docs/bots.md measures); where a network does not fit"
+        " a table's options, the game's own stands in",
+    )

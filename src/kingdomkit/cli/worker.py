@@ -29,13 +29,6 @@ def add_parser(subparsers: Any) -> None:
         help=f"the PostgreSQL URL the serve processes use (default ${DATABASE_ENV})",
     )
     parser.add_argument(
-        "--analyst",
-        default=None,
-        metavar="SPEC",
-        help="the bot spec making hints and reviews for every game (default"
-        " $KINGDOMKIT_ANALYST, else each game's own, as docs/bots.md grades them)",
-    )
-    parser.add_argument(
         "--metrics-port",
         type=int,
         default=None,
@@ -51,13 +44,14 @@ def add_parser(subparsers: Any) -> None:
         " open them wider only behind a firewall)",
     )
     serve_workers.add_arguments(parser, only=serve_workers.JOBS)
+    serve_workers.add_analyst(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        from kingdomkit.server.analysts import Analysts
         from kingdomkit.server.app import ServerConfig
-        from kingdomkit.server.bots import analyst_bot
         from kingdomkit.server.database import open_engine
         from kingdomkit.server.jobs import Jobs
         from kingdomkit.server.metrics import JobMetrics, QueueCollector, process_registry
@@ -76,19 +70,17 @@ def run(args: argparse.Namespace) -> int:
     if found["bot_workers"] + found["analysis_workers"] < 1:
         raise ServeError("a worker runs at least one process (--bot-workers, --analysis-workers)")
     settings = ServerConfig(database, "", **found).worker
-    analyst = args.analyst
-    if analyst is not None:
-        try:
-            analyst_bot(analyst).close()
-        except (KingdomkitError, TypeError) as error:
-            raise ServeError(f"--analyst {analyst!r}: {error}") from None
+    try:
+        analysts = Analysts.read(args.analyst)
+    except KingdomkitError as error:
+        raise ServeError(str(error)) from None
 
     port = args.metrics_port
     if port is not None and not 1 <= port <= 65535:
         raise ServeError(f"--metrics-port is a port from 1 to 65535, not {port}")
 
     async def work() -> None:
-        jobs = Jobs(database, Store(open_engine(database)), analyst)
+        jobs = Jobs(database, Store(open_engine(database)), analysts)
         await jobs.open()
         if port is not None:
             from prometheus_client import start_http_server

@@ -21,6 +21,7 @@ from kingdomkit import __version__
 from kingdomkit.core.registry import GAMES
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
+from kingdomkit.server.analysts import Analysts
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.fanout import Listener
 from kingdomkit.server.guard import OriginCheck, SecurityHeaders
@@ -108,6 +109,7 @@ class ServerConfig:
     health_timeout: float = HEALTH_TIMEOUT  # seconds /health waits for the database
     metrics_token: str | None = None  # lets clients not on loopback read /metrics
     rates: Rates | None = None  # where rate limits are counted (None: this process's memory)
+    analysts: Analysts = field(default_factory=Analysts)  # who makes hints and reviews
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -121,8 +123,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         )
         hub = Hub(config.send_queue, config.send_timeout, config.send_buffer)
         store = Store(engine)
-        jobs = Jobs(config.database, Store(engine)) if store.shared else None
-        tables = Tables(store, bots, hub, jobs)
+        jobs = Jobs(config.database, Store(engine), config.analysts) if store.shared else None
+        tables = Tables(store, bots, hub, jobs, config.analysts)
         app.state.tables = tables
         background: list[asyncio.Task[None]] = []
         if jobs is not None:

@@ -18,11 +18,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
+from kingdomkit.bots import BotSpec, make_bot, parse_spec
 from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import make_game
+from kingdomkit.server.analysts import analyst_for
 from kingdomkit.server.board import words
 
 RETRIES = 2  # new pools tried when a worker dies under a move
@@ -57,13 +58,6 @@ def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str
             close()
 
 
-def analyst_bot(spec: str) -> TreeBot:
-    bot = make_bot(spec)
-    if not isinstance(bot, TreeBot):
-        raise TypeError(f"{spec} cannot analyse positions")
-    return bot
-
-
 def _replayed(game_name: str, options: dict[str, Any], actions: list[int]) -> tuple[Any, Any]:
     game = make_game(game_name, options)
     state = game.initial_state()
@@ -76,11 +70,12 @@ def hint(
     game_name: str, options: dict[str, Any], actions: list[int], analyst: str | None, seed: str
 ) -> list[dict[str, Any]]:
     """Every legal action of the player to act, with the expected final score the analyst
-    gives it from that player's view, best first (runs in a worker). `analyst` None: the
-    game's (its heuristics' `grading`); `seed`: the table's, as the review takes it, so that
+    gives it from that player's view, best first (runs in a worker). `analyst`: the spec
+    set for this game, None for its own (analysts.py; the own one also stands in where the
+    set one does not fit); `seed`: the table's, as the review takes it, so that
     a hint and the review of the same decision are the same search."""
     game, state = _replayed(game_name, options, actions)
-    bot = analyst_bot(analyst or grading_of(game).analyst)
+    bot, _ = analyst_for(game, analyst)
     try:
         analysis = bot.analyse(game, state, analysis_rng(seed, len(actions)))
     finally:
@@ -107,8 +102,7 @@ def review(
     thresholds of the grades (runs in a worker). `analyst` and `seed` as for `hint`."""
     game = make_game(game_name, options)
     grading = grading_of(game)
-    spec = analyst or grading.analyst
-    bot = analyst_bot(spec)
+    bot, spec = analyst_for(game, analyst)
     try:
         graded = review_game(game, actions, bot, seed)
     finally:

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from procrastinate.exceptions import AlreadyEnqueued
 from procrastinate.schema import SchemaManager
 from sqlalchemy import text
 
+from kingdomkit.server.analysts import Analysts
 from kingdomkit.server.bots import TIMEOUT_BOT, BotPool, choose, hint, review
 from kingdomkit.server.database import conninfo
 from kingdomkit.server.live import BOT, CLOCK, HUMAN, STAND_IN, LiveTable
@@ -45,7 +45,6 @@ from kingdomkit.server.store import StaleError, Store
 
 log = logging.getLogger("kingdomkit.jobs")
 PLAY, ANALYSIS = "play", "analysis"
-ANALYST_ENV = "KINGDOMKIT_ANALYST"  # a bot spec analysing hints and reviews for every game
 STALE_RETRIES = 5  # reloads of a table changed by another process while a move committed
 
 
@@ -67,10 +66,9 @@ class WorkerSettings:
 class Jobs:
     """Deferring jobs (any process) and running them (workers)."""
 
-    def __init__(self, url: str, store: Store, analyst: str | None = None) -> None:
+    def __init__(self, url: str, store: Store, analysts: Analysts | None = None) -> None:
         self.store = store
-        # None: each game's own (its heuristics' `grading`); a cheaper one may be set
-        self.analyst = analyst or os.environ.get(ANALYST_ENV) or None
+        self.analysts = analysts or Analysts()  # who makes hints and reviews (analysts.py)
         connector = procrastinate.PsycopgConnector(conninfo=conninfo(url), min_size=1)
         self.app = procrastinate.App(connector=connector)
         self.metrics = JobRecorder()  # a serve process's or a worker's JobMetrics
@@ -289,7 +287,7 @@ class Jobs:
             loaded.game_name,
             loaded.options,
             moves,
-            self.analyst,
+            self.analysts.spec(loaded.game_name),
             str(loaded.seed),
         )
         await asyncio.to_thread(self.store.save_advice, table, version, advice)
@@ -305,7 +303,7 @@ class Jobs:
             loaded.game_name,
             loaded.options,
             moves,
-            self.analyst,
+            self.analysts.spec(loaded.game_name),
             str(loaded.seed),
         )
         await asyncio.to_thread(self.store.save_review, loaded)

@@ -30,6 +30,7 @@ from kingdomkit.bots.levels import LEVELS
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.record import replay_record
 from kingdomkit.core.registry import GAMES, game_info, make_game
+from kingdomkit.server.analysts import Analysts
 from kingdomkit.server.bots import TIMEOUT_BOT, hint, review
 from kingdomkit.server.chat import CHAT_SHOWN, author_key, message, speaker
 from kingdomkit.server.hub import Hub
@@ -75,10 +76,6 @@ STAND_IN_BOT = "medium"
 SEAT_BOTS = (*LEVELS, "random")  # what a bot seat may be
 RECORD_HOLDER = "record"  # holds the seats of an uploaded game: taken, and nobody's
 KEPT_FINISHED = 256  # finished tables kept in memory; one asked for again is reloaded
-# The search of hints and of reviews, one for both so that they agree: None is each game's
-# own, declared with the grades' thresholds by its heuristics' `grading` (a fixed number of
-# playouts: the same answer on any machine); a spec here is used for every game instead.
-ANALYST: str | None = None
 # Why a table is gone (withdrawn before its game began), as its open pages are told.
 GONE = {
     "cancelled": "The player who made this table cancelled it before its game began.",
@@ -117,8 +114,18 @@ class Tables:
     the finished ones, only the most recently used stay, so a long-running server does not
     hold every game it ever served."""
 
-    def __init__(self, store: Store, bots: Scheduler, hub: Hub, jobs: Jobs | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bots: Scheduler,
+        hub: Hub,
+        jobs: Jobs | None = None,
+        analysts: Analysts | None = None,
+    ) -> None:
         self.store = store
+        # The search of hints and of reviews, one for both so that they agree: each game's
+        # own (a fixed number of playouts: the same answer on any machine) unless set.
+        self.analysts = analysts or Analysts()
         self.bots = bots
         self.hub = hub
         self.jobs = jobs  # the shared database's job queue; None: this process's own workers
@@ -395,7 +402,7 @@ class Tables:
             table.game_name,
             table.options,
             moves,
-            ANALYST,
+            self.analysts.spec(table.game_name),
             str(table.seed),
         )
         return advice
@@ -447,7 +454,7 @@ class Tables:
                 table.game_name,
                 table.options,
                 moves,
-                ANALYST,
+                self.analysts.spec(table.game_name),
                 str(table.seed),
             )
             await self._write(self.store.save_review, table)
