@@ -421,7 +421,9 @@ def test_hints_time_outs_and_reviews_come_from_the_worker(cluster: Cluster) -> N
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
         made = await ann.http.post(
             "/api/tables",
-            json={"game": "kingdomino", "seats": seats, "hints": True, "move_seconds": 5},
+            # 10 s: time for the first hint (its worker process starting on a loaded
+            # machine) and the same hint asked again before the clock plays for her
+            json={"game": "kingdomino", "seats": seats, "hints": True, "move_seconds": 10},
         )
         assert made.status_code == 201, made.text
         ann.table = made.json()["table"]
@@ -437,7 +439,7 @@ def test_hints_time_outs_and_reviews_come_from_the_worker(cluster: Cluster) -> N
             )
             again = await other.get(f"/api/tables/{ann.table}/hint")  # kept: the same answer
             assert again.json() == advice
-            # Ann waits: her 5 seconds run out and the clock's bot plays for her.
+            # Ann waits: her 10 seconds run out and the clock's bot plays for her.
             timed = await ann.seen(lambda v: v["version"] > view["version"])
             entry = timed["log"][view["decisions"] - timed["log_start"]]
             assert entry["seat"] == 0 and entry["by"] == "clock"
