@@ -35,7 +35,8 @@ these: after changing kernel.py (or Kingdomino's kernel), delete this package's 
 
 Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
 same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
-pad figures made again only when the kingdom changed.
+pad figures made again only when the kingdom changed; 3, the same again, a greedy bot's
+placement leaving its kingdom's pad figures (kernel.py `keep_placed`).
 """
 
 from __future__ import annotations

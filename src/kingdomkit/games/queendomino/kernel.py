@@ -4,9 +4,9 @@ engine (rules.py) and `kingdomkit.bots.playouts` play them. Imported only by acc
 only when numba is asked for.
 
 The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its legal placements,
-placing and territory labels are reused as they are; its placement gain is mirrored inline,
-`merge`), one per realm, with three
-more row layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
+placing, territory labels and best gains are reused as they are; its square gain is mirrored
+inline, `merge`, where the size it finds is needed too), one per realm, with three more row
+layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
 Kingdomino's grid keeps 6 for the castle; the castle is in the town layer, as in every
 terrain's, to connect), and the building sites (the castle is in that layer too, so that it
 is never a free town square):
@@ -38,18 +38,23 @@ u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristi
 placement with its knights, a building with its square.
 
 Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
-which was three quarters of its time; a greedy placement is valued without being played
-through (the pad after it follows from the labels before it, and so do the labels after it,
-only the new squares' territories labelled again; the knights' best is the most coins), and
-a choice that cannot change the value is not looked through (a building without crowns is
-valued on one square, the Dragon is never worth its coin), each giving the values `evaluate`
-gives, as the differential tests check.
+which was three quarters of its time. A greedy placement is valued without being played
+through: the pad after it follows from the labels before it, and so do the labels after it,
+only the new squares' territories labelled again; the knights' best is the most coins, from
+the sizes of the new squares' territories; a pending domino with no terrain in common with the
+placed one keeps its placements and their gains, less those the placement takes or puts out
+of the frame (`gains_before`). A choice that cannot change the value is not looked through (a
+building without crowns is valued on one square, the Dragon is never worth its coin), and a
+crowned building only adds its crowns to its town territory. The memo of a realm's kingdom
+(its pad figures, labels and best gains) is kept from one greedy decision of a turn to the
+next while the kingdom stays (`keep_placed`, `forget_kingdom`). Each gives the values
+`evaluate` gives, as the differential tests check (docs/benchmarks.md: what each saves).
 
 Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
-Wedding and teams included). The rules version is checked at import: a rules change the
-kernel does not follow stops it loading. numba's disk cache checks only this file: after
-changing Kingdomino's kernel, delete the numba files (*.nbi, *.nbc) of this package's
-`__pycache__`.
+Wedding and teams included); the same moves and draws since, only faster. The rules
+version is checked at import: a rules change the kernel does not follow stops it loading.
+numba's disk cache checks only this file: after changing Kingdomino's kernel, delete the
+numba files (*.nbi, *.nbc) of this package's `__pycache__`.
 """
 
 from __future__ import annotations
@@ -1109,16 +1114,31 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     old = crowns[r, g]
     width = cfg[WIDTH]
     row = cell // width
-    # A building without crowns changes nothing of the kingdom that `evaluate` reads.
+    # A building without crowns changes nothing of the kingdom that `evaluate` reads; one
+    # with crowns only the crowns of its square's town territory: its labels stay, and the
+    # pad gains the territory's size for each crown added.
     crowned = cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] != 0
-    site_action(st, kingdoms, cfg, cell)
+    memo = work[5]
+    terr = work[4]
+    label = 0
     if crowned:
-        work[5][:] = -1
+        if memo[MAX_DOMINOES] < 0:
+            kingdom_pad(kingdoms, cfg, r, work[3], terr, memo[MAX_DOMINOES + 1 :])
+            memo[MAX_DOMINOES] = 1
+        label = work[3][g]
+    site_action(st, kingdoms, cfg, cell)
+    added = crowns[r, g] - old
+    if crowned:
+        terr[1, label] += added
+        memo[MAX_DOMINOES + 1] += terr[0, label] * added
+        forget_gains(st, memo)
     value = evaluate(st, kingdoms, tables, p, work)
     crowns[r, g] = old
     rows[r, SITES, row + 1] &= ~(1 << (cell - row * width))
     if crowned:
-        work[5][:] = -1
+        terr[1, label] -= added
+        memo[MAX_DOMINOES + 1] -= terr[0, label] * added
+        forget_gains(st, memo)
     return value
 
 
@@ -1191,25 +1211,29 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
-            # Placed and taken back (the kingdom and `st`), not copied.
             code = action - PLACE_BASE
             domino = st[PLACING + st[TURN]]
-            for k in range(4):
-                box[k] = info[r, k]
             size1, size2 = placed_pad(
                 grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
             )
-            place_action(st, kingdoms, tables, action)
-            if st[PHASE] == TAX:
-                # Through the knights (`tax_value`): the most coins they can collect.
-                st[realm_at(r) + COINS] += placed_tax(st, r, size1, size2)
+            at = realm_at(r)
             if quick:
-                # `evaluate` without pending dominoes, with as few calls as can be: each
-                # passes its arrays' references.
-                value = float(pad_points(st, r, after) + st[realm_at(r) + COINS] / 3)
+                # `evaluate` without pending dominoes, through the knights (`tax_value`: the
+                # turn goes on to TAX when the guard has a knight), not played: placing
+                # changes nothing else that `pad_points` or the coins read.
+                coins = st[at + COINS]
+                if st[at + GUARD] > 0:
+                    coins += placed_tax(st, r, size1, size2)
+                value = float(pad_points(st, r, after) + coins / 3)
             else:
-                # The gains of the pending dominoes need the labels after the placement:
-                # only its new squares' territories are labelled again (`relabel`).
+                # Placed and taken back (the kingdom and `st`), not copied. The gains of the
+                # pending dominoes need the labels after the placement: only its new
+                # squares' territories are labelled again (`relabel`).
+                for k in range(4):
+                    box[k] = info[r, k]
+                place_action(st, kingdoms, tables, action)
+                if st[PHASE] == TAX:
+                    st[at + COINS] += placed_tax(st, r, size1, size2)
                 saved = work[12]
                 count = 0
                 if slow:
@@ -1226,8 +1250,8 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                 memo[MAX_DOMINOES] = 1
                 value = evaluate(st, kingdoms, tables, p, work)
                 restore_labels(work[3], saved, count)
-            kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
-            restore_turn(st, r, copy)
+                kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+                restore_turn(st, r, copy)
         elif phase == TAX:
             tax_action(st, kingdoms, tables, action, work[7])
             value = value_after(TAX, st, kingdoms, tables, p, 1, work)
