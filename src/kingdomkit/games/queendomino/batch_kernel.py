@@ -35,7 +35,8 @@ these: after changing kernel.py (or Kingdomino's kernel), delete this package's 
 
 Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
 same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
-pad figures made again only when the kingdom changed.
+pad figures made again only when the kingdom changed; 3, the same again, a greedy bot's
+placement leaving its kingdom's pad figures (kernel.py `keep_placed`).
 """
 
 from __future__ import annotations
@@ -145,11 +146,19 @@ def advance(
         player = kn.current_player(st)
         if seat < 0 or player == seat:
             return
+        placed = -1
         if policies[player] == kn.GREEDY:
             action = kn.greedy_action(st, kingdoms, tables, rng, work)
+            if phase == PLACE and work[15][0] >= 0:
+                placed = work[15][0]  # the memo holds the kingdom's pad once placed
         else:
             action = kn.random_action(st, kingdoms, tables, rng, work)
+            kn.forget_kingdom(work)
         decide(st, kingdoms, tables, action, work, extra, features)
+        if placed >= 0:
+            pads = extra[3]
+            kn.copy_into(pads[placed], 0, work[5], kn.MAX_DOMINOES + 1, PAD)
+            pads[placed, PAD_FRESH] = 1
 
 
 @kn.bare
@@ -223,6 +232,7 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
         if cell >= 0:
             planes[(LAST1_PLANE + square) * area + cell // width * side + cell % width] = 1
     if not pads[q, PAD_FRESH]:
+        kn.forget_kingdom(work)  # its labels become realm q's
         kn.kingdom_pad(kingdoms, cfg, q, work[3], work[4], pads[q])
         pads[q, PAD_FRESH] = 1
     pads[q, FRESH] = 1
@@ -416,6 +426,7 @@ def step_one(
     extra = (knights[i], built[i], planes[i], pads[i])
     rng = streams[i : i + 1]
     mask = mask_out[i]
+    kn.forget_kingdom(work)  # the scratch's memo was another game's
     terminated_out[i] = 0
     illegal_out[i] = 0
     returns_out[i, :] = 0.0

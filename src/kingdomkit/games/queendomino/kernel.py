@@ -4,9 +4,9 @@ engine (rules.py) and `kingdomkit.bots.playouts` play them. Imported only by acc
 only when numba is asked for.
 
 The kingdoms are Kingdomino's compiled kingdoms (kingdomino/kernel.py: its legal placements,
-placing and territory labels are reused as they are; its placement gain is mirrored inline,
-`merge`), one per realm, with three
-more row layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
+placing, territory labels and best gains are reused as they are; its square gain is mirrored
+inline, `merge`, where the size it finds is needed too), one per realm, with three more row
+layers: the towns (terrain 6 of rules.py is layer and grid value TOWN = 7, since
 Kingdomino's grid keeps 6 for the castle; the castle is in the town layer, as in every
 terrain's, to connect), and the building sites (the castle is in that layer too, so that it
 is never a free town square):
@@ -38,18 +38,23 @@ u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristi
 placement with its knights, a building with its square.
 
 Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
-which was three quarters of its time; a greedy placement is valued without being played
-through (the pad after it follows from the labels before it, and so do the labels after it,
-only the new squares' territories labelled again; the knights' best is the most coins), and
-a choice that cannot change the value is not looked through (a building without crowns is
-valued on one square, the Dragon is never worth its coin), each giving the values `evaluate`
-gives, as the differential tests check.
+which was three quarters of its time. A greedy placement is valued without being played
+through: the pad after it follows from the labels before it, and so do the labels after it,
+only the new squares' territories labelled again; the knights' best is the most coins, from
+the sizes of the new squares' territories; a pending domino with no terrain in common with the
+placed one keeps its placements and their gains, less those the placement takes or puts out
+of the frame (`gains_before`). A choice that cannot change the value is not looked through (a
+building without crowns is valued on one square, the Dragon is never worth its coin), and a
+crowned building only adds its crowns to its town territory. The memo of a realm's kingdom
+(its pad figures, labels and best gains) is kept from one greedy decision of a turn to the
+next while the kingdom stays (`keep_placed`, `forget_kingdom`). Each gives the values
+`evaluate` gives, as the differential tests check (docs/benchmarks.md: what each saves).
 
 Versions: 1, the first (mirrors Queendomino rules version 2; every option, the Royal
-Wedding and teams included). The rules version is checked at import: a rules change the
-kernel does not follow stops it loading. numba's disk cache checks only this file: after
-changing Kingdomino's kernel, delete the numba files (*.nbi, *.nbc) of this package's
-`__pycache__`.
+Wedding and teams included); the same moves and draws since, only faster. The rules
+version is checked at import: a rules change the kernel does not follow stops it loading.
+numba's disk cache checks only this file: after changing Kingdomino's kernel, delete the
+numba files (*.nbi, *.nbc) of this package's `__pycache__`.
 """
 
 from __future__ import annotations
@@ -208,6 +213,30 @@ def grid_of(cell: int, cfg: Array) -> int:
     width = cfg[WIDTH]
     row = cell // width
     return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
+
+
+@bare_inline
+def placed_cells(code: int, cfg: Array) -> tuple[int, int]:
+    """The geometry cells of square 1 and square 2 of a placement code (kingdom.py's
+    `direction * cells + cell`: square 2 east, south, west or north of square 1)."""
+    cells = cfg[CELLS]
+    width = cfg[WIDTH]
+    direction = code // cells
+    cell = code - direction * cells
+    if direction == 0:
+        return cell, cell + 1
+    if direction == 1:
+        return cell, cell + width
+    if direction == 2:
+        return cell, cell - 1
+    return cell, cell - width
+
+
+@bare_inline
+def placed_squares(code: int, cfg: Array) -> tuple[int, int]:
+    """The grid indices of square 1 and square 2 of a placement code."""
+    cell1, cell2 = placed_cells(code, cfg)
+    return grid_of(cell1, cfg), grid_of(cell2, cfg)
 
 
 @bare_inline
@@ -431,17 +460,11 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     else:
         code = action - PLACE_BASE
         kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
-        cells = cfg[CELLS]
-        direction = code // cells
-        cell1 = code - direction * cells
-        width = cfg[WIDTH]
-        delta = (
-            1 if direction == 0 else width if direction == 1 else -1 if direction == 2 else -width
-        )
+        cell1, cell2 = placed_cells(code, cfg)
         at = realm_at(r)
         st[at + LAST_DOMINO] = domino
         st[at + LAST_CELL1] = cell1
-        st[at + LAST_CELL2] = cell1 + delta
+        st[at + LAST_CELL2] = cell2
         st[KNIGHTED] = 0
     step(st, rows, cfg, TAX)
 
@@ -477,6 +500,19 @@ def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: 
     if st[realm_at(r) + GUARD] >= 2 and second >= 0:
         return first + second
     return max(first, second)
+
+
+@bare_inline
+def placed_tax(st: Array, r: int, size1: int, size2: int) -> int:
+    """`most_tax` right after realm r placed a domino whose squares' territories have sizes
+    size1 and size2 (no knight on them yet): the sizes read off the placement's pad instead
+    of a flood each."""
+    at = realm_at(r)
+    bonus = st[at + COIN_PER_KNIGHT] * (st[at + GUARD] + st[at + KNIGHTS_OUT])
+    bonus += st[at + COIN_PER_TOWER] * st[at + TOWERS_BUILT]
+    if st[at + GUARD] >= 2:
+        return int(size1 + size2 + 2 * bonus)
+    return int(max(size1, size2) + bonus)
 
 
 @bare
@@ -732,20 +768,20 @@ def placed_pad(
     seen: Array,
     old: Array,
     out: Array,
-) -> None:
+) -> tuple[int, int]:
     """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
-    labels before (it labels nothing: the gains of pending dominoes need `relabel` after)."""
+    labels before (it labels nothing: the gains of pending dominoes need `relabel` after).
+    Returns the sizes of the territories of its two squares once placed (for `placed_tax`)."""
     copy_into(out, 0, old, 0, 2 + LAYERS - 1)
+    sizes = (0, 0)
     t1, k1, t2, k2 = (
         dominoes[domino, 0],
         dominoes[domino, 1],
         dominoes[domino, 2],
         dominoes[domino, 3],
     )
-    col1, row1, col2, row2 = kk.decode(code, cfg)
+    g1, g2 = placed_squares(code, cfg)
     gw = cfg[GRID_WIDTH]
-    g1 = (row1 + 1) * gw + col1 + 1
-    g2 = (row2 + 1) * gw + col2 + 1
     for square in range(1 if t1 == t2 else 2):
         if t1 == t2:
             gain, size, count = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)
@@ -759,6 +795,13 @@ def placed_pad(
         out[0] += gain
         out[1] = max(out[1], size)
         out[2 + t] += 1 - count
+        if t1 == t2:
+            sizes = (size, size)
+        elif square == 0:
+            sizes = (size, 0)
+        else:
+            sizes = (sizes[0], size)
+    return sizes
 
 
 @bare_inline
@@ -779,10 +822,8 @@ def relabel(
     before (`found` territories): each new square's territory gets a new label, on its
     squares and in `terr`, as labelling it again would give its territories. The labels it
     overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
-    col1, row1, col2, row2 = kk.decode(code, cfg)
+    g1, g2 = placed_squares(code, cfg)
     gw = cfg[GRID_WIDTH]
-    g1 = (row1 + 1) * gw + col1 + 1
-    g2 = (row2 + 1) * gw + col2 + 1
     saved[0] = g1
     saved[1] = labels[g1]
     saved[2] = g2
@@ -828,30 +869,104 @@ def restore_labels(labels: Array, saved: Array, count: int) -> None:
 
 
 @bare_inline
-def placement_points(
+def placement_gain(
     grid: Array,
     cfg: Array,
     dominoes: Array,
     r: int,
-    code: int,
+    g1: int,
+    g2: int,
     domino: int,
     labels: Array,
     terr: Array,
     seen: Array,
 ) -> int:
-    """The territory points `domino` placed by `code` adds to realm r's labelled kingdom
-    (Kingdomino's `placement_gain`, which has no Middle Kingdom here), inlined: its calls
-    would pass their arrays' references, which costs more than the sums."""
+    """The territory points `domino` with its squares on grid squares g1 and g2 adds to realm
+    r's labelled kingdom (Kingdomino's `square_gain`, no Middle Kingdom here)."""
     t1, k1 = dominoes[domino, 0], dominoes[domino, 1]
     t2, k2 = dominoes[domino, 2], dominoes[domino, 3]
-    col1, row1, col2, row2 = kk.decode(code, cfg)
     gw = cfg[GRID_WIDTH]
-    g1 = (row1 + 1) * gw + col1 + 1
-    g2 = (row2 + 1) * gw + col2 + 1
     if t1 == t2:
         return merge(grid, r, g1, t1, k1, gw, labels, terr, seen, g2, k2)[0]
     gain = merge(grid, r, g1, t1, k1, gw, labels, terr, seen, -1, 0)[0]
     return gain + merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)[0]
+
+
+@bare_inline
+def apart(dominoes: Array, a: int, b: int) -> bool:
+    """Whether dominoes a and b have no terrain in common."""
+    for x in range(0, 4, 2):
+        for y in range(0, 4, 2):
+            if dominoes[a, x] == dominoes[b, y]:
+                return False
+    return True
+
+
+# A pending domino's placements before a greedy placement, by field (`gains_before`).
+Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R, Q_ORDER = range(8)
+FAST = 4  # pending dominoes valued so at the most (the others as `evaluate` does)
+
+
+@bare
+def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, table: Array) -> int:
+    """Every legal placement of `domino` in realm r's labelled kingdom into `table`: its
+    gain, its grid squares and its frame (the columns and rows it spans), and in row Q_ORDER
+    the placements by gain, the highest first. Returns how many. Once a placement of a domino
+    with no terrain in common is made, the placements of `domino` still legal are these minus
+    those on its squares or out of the narrower frame (it connects none: no terrain to
+    connect to), with the same gains (it touches none of their territories): `gain_after`."""
+    rows, grid, _, info = kingdoms
+    cfg, dominoes = tables
+    codes = work[2]
+    count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
+    width = cfg[WIDTH]
+    for q in range(count):
+        cell1, cell2 = placed_cells(codes[q], cfg)
+        g1 = grid_of(cell1, cfg)
+        g2 = grid_of(cell2, cfg)
+        gain = placement_gain(grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6])
+        row1 = cell1 // width
+        row2 = cell2 // width
+        column1 = cell1 - row1 * width
+        column2 = cell2 - row2 * width
+        table[Q_GAIN, q] = gain
+        table[Q_SQUARE1, q] = g1
+        table[Q_SQUARE2, q] = g2
+        table[Q_LO_C, q] = min(column1, column2)
+        table[Q_HI_C, q] = max(column1, column2)
+        table[Q_LO_R, q] = min(row1, row2)
+        table[Q_HI_R, q] = max(row1, row2)
+        j = q
+        while j > 0 and table[Q_GAIN, table[Q_ORDER, j - 1]] < gain:
+            table[Q_ORDER, j] = table[Q_ORDER, j - 1]
+            j -= 1
+        table[Q_ORDER, j] = q
+    return count
+
+
+@bare_inline
+def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: int, g2: int) -> int:
+    """The best gain of a domino whose placements before are in `table` (`gains_before`) once
+    a domino with no terrain in common is on grid squares g1 and g2 (realm r's bounding box
+    in `info` grown with it): the first by gain neither on those squares nor out of the
+    frame, else 0 (as `kk.best_gain`)."""
+    reach = cfg[kk.REACH]
+    lo_c = info[r, kk.MAX_X]
+    hi_c = info[r, kk.MIN_X] + 2 * reach
+    lo_r = info[r, kk.MAX_Y]
+    hi_r = info[r, kk.MIN_Y] + 2 * reach
+    for j in range(count):
+        q = table[Q_ORDER, j]
+        a = table[Q_SQUARE1, q]
+        b = table[Q_SQUARE2, q]
+        if a in (g1, g2) or b in (g1, g2):
+            continue
+        if table[Q_LO_C, q] < lo_c or table[Q_HI_C, q] > hi_c:
+            continue
+        if table[Q_LO_R, q] < lo_r or table[Q_HI_R, q] > hi_r:
+            continue
+        return int(table[Q_GAIN, q])
+    return 0
 
 
 @bare_inline
@@ -878,14 +993,22 @@ def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: An
     if memo[domino] < 0:
         rows, grid, _, info = kingdoms
         cfg, dominoes = tables
-        codes, labels, terr, seen = work[2], work[3], work[4], work[6]
-        count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
-        best = 0
-        for i in range(count):
-            gain = placement_points(grid, cfg, dominoes, r, codes[i], domino, labels, terr, seen)
-            best = max(best, gain)
-        memo[domino] = best
+        # Kingdomino's best gain: Queendomino's config has no Middle Kingdom.
+        memo[domino] = kk.best_gain(
+            rows, grid, info, r, domino, dominoes, cfg, work[0], work[3], work[4], work[6]
+        )
     return int(memo[domino])
+
+
+@bare_inline
+def forget_gains(st: Array, memo: Array) -> None:
+    """Clears the memoised gains of every domino in the line and of every placing one: all
+    that `evaluate` can have memoised in a greedy placement's search, whose memo starts
+    cleared (cheaper than clearing the whole memo after each placement)."""
+    for i in range(st[NLINE]):
+        memo[st[LINE + i]] = -1
+    for j in range(st[NPLACING]):
+        memo[st[PLACING + j]] = -1
 
 
 @bare
@@ -991,16 +1114,31 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     old = crowns[r, g]
     width = cfg[WIDTH]
     row = cell // width
-    # A building without crowns changes nothing of the kingdom that `evaluate` reads.
+    # A building without crowns changes nothing of the kingdom that `evaluate` reads; one
+    # with crowns only the crowns of its square's town territory: its labels stay, and the
+    # pad gains the territory's size for each crown added.
     crowned = cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS] != 0
-    site_action(st, kingdoms, cfg, cell)
+    memo = work[5]
+    terr = work[4]
+    label = 0
     if crowned:
-        work[5][:] = -1
+        if memo[MAX_DOMINOES] < 0:
+            kingdom_pad(kingdoms, cfg, r, work[3], terr, memo[MAX_DOMINOES + 1 :])
+            memo[MAX_DOMINOES] = 1
+        label = work[3][g]
+    site_action(st, kingdoms, cfg, cell)
+    added = crowns[r, g] - old
+    if crowned:
+        terr[1, label] += added
+        memo[MAX_DOMINOES + 1] += terr[0, label] * added
+        forget_gains(st, memo)
     value = evaluate(st, kingdoms, tables, p, work)
     crowns[r, g] = old
     rows[r, SITES, row + 1] &= ~(1 << (cell - row * width))
     if crowned:
-        work[5][:] = -1
+        terr[1, label] -= added
+        memo[MAX_DOMINOES + 1] -= terr[0, label] * added
+        forget_gains(st, memo)
     return value
 
 
@@ -1013,6 +1151,8 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     legal = work[1][0]
     n = legal_actions(st, kingdoms, tables, work[0], legal)
     if n == 1:
+        if st[PHASE] in (PLACE, SITE):
+            forget_kingdom(work)  # the move may change the kingdom
         return int(legal[0])
     if st[PHASE] == DRAGON:
         # Burning costs a coin and changes nothing else `evaluate` reads: passing is best.
@@ -1023,7 +1163,10 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     p = current_player(st)
     r = cfg[REALM_OF + p]
     phase = st[PHASE]
-    work[5][:] = -1
+    if phase == PLACE or work[15][0] != r:
+        # Else the memo holds realm r's kingdom as it is (`keep_placed`, `forget_kingdom`).
+        work[5][:] = -1
+    work[15][0] = r
     best = NO_VALUE
     tied = 0
     if phase in (PLACE, TAX):
@@ -1033,49 +1176,82 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     before = work[11][0]
     after = work[11][1]
     found = 0
+    fast = 0
+    slow = False
+    pending = work[14]
     if phase == PLACE:
         # A placement's pad follows from the pad and labels before it (`placed_pad`).
         quick = not pending_after_place(st, cfg, r)
         kingdom_pad(kingdoms, cfg, r, work[3], work[4], before)
         for t in range(LAYERS - 1):
             found += before[2 + t]  # the territories labelled: one count each
+        if not quick:
+            # The pending dominoes with no terrain in common with the placed one are valued
+            # from their placements before (`gains_before`); the others need the labels
+            # after each placement (`relabel`).
+            domino = st[PLACING + st[TURN]]
+            for k in range(st[NLINE] + st[NPLACING]):
+                if k < st[NLINE]:
+                    owner = st[CLAIMS + k]
+                    other = st[LINE + k]
+                    mine = owner >= 0 and cfg[REALM_OF + owner] == r
+                else:
+                    j = k - st[NLINE]
+                    other = st[PLACING + j]
+                    mine = j > st[TURN] and cfg[REALM_OF + st[PLACERS + j]] == r
+                if not mine:
+                    continue
+                if fast < FAST and apart(dominoes, domino, other):
+                    pending[0, fast] = other
+                    table = work[13][fast]
+                    pending[1, fast] = gains_before(kingdoms, tables, r, other, work, table)
+                    fast += 1
+                else:
+                    slow = True
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
-            # Placed and taken back (the kingdom and `st`), not copied.
             code = action - PLACE_BASE
             domino = st[PLACING + st[TURN]]
-            for k in range(4):
-                box[k] = info[r, k]
+            size1, size2 = placed_pad(
+                grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+            )
+            at = realm_at(r)
             if quick:
-                # `evaluate` without pending dominoes, through the knights (`tax_value`),
-                # with as few calls as can be: each passes its arrays' references.
-                placed_pad(
-                    grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
-                )
-                place_action(st, kingdoms, tables, action)
-                coins = st[realm_at(r) + COINS]
-                if st[PHASE] == TAX:
-                    coins += most_tax(st, grid, cfg, dominoes, r, work[7])
+                # `evaluate` without pending dominoes, through the knights (`tax_value`: the
+                # turn goes on to TAX when the guard has a knight), not played: placing
+                # changes nothing else that `pad_points` or the coins read.
+                coins = st[at + COINS]
+                if st[at + GUARD] > 0:
+                    coins += placed_tax(st, r, size1, size2)
                 value = float(pad_points(st, r, after) + coins / 3)
             else:
-                # The gains of the pending dominoes need the labels after the placement:
-                # only its new squares' territories are labelled again (`relabel`).
-                placed_pad(
-                    grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
-                )
+                # Placed and taken back (the kingdom and `st`), not copied. The gains of the
+                # pending dominoes need the labels after the placement: only its new
+                # squares' territories are labelled again (`relabel`).
+                for k in range(4):
+                    box[k] = info[r, k]
                 place_action(st, kingdoms, tables, action)
+                if st[PHASE] == TAX:
+                    st[at + COINS] += placed_tax(st, r, size1, size2)
                 saved = work[12]
-                count = relabel(
-                    grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
-                )
-                memo[:] = -1
+                count = 0
+                if slow:
+                    count = relabel(
+                        grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
+                    )
+                forget_gains(st, memo)
+                g1, g2 = placed_squares(code, cfg)
+                for f in range(fast):
+                    memo[pending[0, f]] = gain_after(
+                        work[13][f], pending[1, f], info, r, cfg, g1, g2
+                    )
                 copy_into(memo, MAX_DOMINOES + 1, after, 0, 2 + LAYERS - 1)
                 memo[MAX_DOMINOES] = 1
-                value = value_after(PLACE, st, kingdoms, tables, p, 1, work)
+                value = evaluate(st, kingdoms, tables, p, work)
                 restore_labels(work[3], saved, count)
-            kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
-            restore_turn(st, r, copy)
+                kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+                restore_turn(st, r, copy)
         elif phase == TAX:
             tax_action(st, kingdoms, tables, action, work[7])
             value = value_after(TAX, st, kingdoms, tables, p, 1, work)
@@ -1093,9 +1269,59 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
         if value == best:
             ties[tied] = action
             tied += 1
+    choice = ties[0]
     if tied > 1:
-        return int(ties[int(uniform(rng) * tied)])
-    return int(ties[0])
+        choice = ties[int(uniform(rng) * tied)]
+    if phase == PLACE:
+        keep_placed(st, kingdoms, tables, r, choice - PLACE_BASE, found, work)
+    elif phase == SITE and cfg[BUILDING + BUILDING_SIZE * st[BOARD_AT + st[CHOSEN]] + B_CROWNS]:
+        forget_kingdom(work)
+    return int(choice)
+
+
+@bare_inline
+def forget_kingdom(work: Any) -> None:
+    """Marks the memo of `work` (the pad figures and gains of one realm's kingdom, and its
+    labels) as nobody's: the next greedy decision computes them again. Whoever changes a
+    kingdom other than by a greedy decision's own move calls it (a placement, a crowned
+    building), and whoever labels another kingdom with `work`'s labels."""
+    work[15][0] = -1
+
+
+@bare
+def keep_placed(
+    st: Array, kingdoms: Any, tables: Any, r: int, code: int, found: int, work: Any
+) -> None:
+    """After a greedy placement's search (the labels of realm r's kingdom before it in
+    `work`, and its pad in `work[11][0]`): the memo made the kingdom's once `code` is played
+    (`placed_pad`, `relabel`, with no gains), so that the turn's next decisions, and the
+    batch's pad figures, need not label it again."""
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes = tables
+    memo = work[5]
+    domino = st[PLACING + st[TURN]]
+    placed_pad(
+        grid,
+        cfg,
+        dominoes,
+        r,
+        code,
+        domino,
+        work[3],
+        work[4],
+        work[6],
+        work[11][0],
+        memo[MAX_DOMINOES + 1 :],
+    )
+    box = work[10]
+    for k in range(4):
+        box[k] = info[r, k]
+    kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
+    relabel(grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, work[12])
+    kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+    forget_gains(st, memo)
+    memo[MAX_DOMINOES] = 1
+    work[15][0] = r
 
 
 @bare_inline
@@ -1125,6 +1351,9 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.zeros(4, np.int64),  # 10 a bounding box
         np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
         np.zeros(2 * squares + 4, np.int64),  # 12 labels put back after a placement
+        np.zeros((FAST, Q_ORDER + 1, 4 * cfg[CELLS]), np.int64),  # 13 `gains_before` tables
+        np.zeros((2, FAST), np.int64),  # 14 their dominoes and placement counts
+        np.full(1, -1, np.int64),  # 15 the realm whose kingdom the memo holds, or -1
     )
 
 
@@ -1158,6 +1387,7 @@ def play_out(
             action = greedy_action(st, kingdoms, tables, rng, work)
         else:
             action = random_action(st, kingdoms, tables, rng, work)
+            forget_kingdom(work)
         apply(st, kingdoms, tables, action, work[7])
 
 
@@ -1167,6 +1397,7 @@ def final_results(
 ) -> None:
     """`Queendomino.scores` and `returns`: the realms' totals; the best total wins, then the
     largest territory, else the victory is shared (by every player of the realms)."""
+    forget_kingdom(work)  # its labels are every realm's in turn
     realms = cfg[REALMS]
     totals = work[11][0]
     largest = work[11][1]
@@ -1219,6 +1450,7 @@ def playouts(
         grid[:] = grid0
         crowns[:] = crowns0
         info[:] = info0
+        forget_kingdom(work)
         play_out(st, kingdoms, tables, work, policy, searcher, epsilon, rng)
         final_results(st, kingdoms, tables[0], work, scores[k], returns[k])
     seed[0] = rng[0]
@@ -1269,4 +1501,5 @@ def greedy_actions(states: Any, tables: Any, seed: Array, out: Array) -> None:
     work = _make_work(tables[0], grid.shape[2])
     for i in range(st.shape[0]):
         kingdoms = (rows[i], grid[i], crowns[i], info[i])
+        forget_kingdom(work)
         out[i] = greedy_action(st[i], kingdoms, tables, seed, work)
