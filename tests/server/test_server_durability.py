@@ -110,7 +110,10 @@ def test_a_kill_9_loses_nothing_a_table_was_set_up_with(server: ServeProcess) ->
     play([ann, bob], table, 5)
     stood = bob.post(f"/api/tables/{table}/seats/1/bot", json={"bot": "easy"})
     assert stood.status_code == 200, stood.text
-    time.sleep(0.3)  # so that ann's clock shows time used (the view rounds to 0.1 s)
+    # On ann's own turn (the deal decides whose turn it is now), so that her clock shows time
+    # used (the view rounds to 0.1 s): sleeping on the stand-in's turn left it at 0.0.
+    until(lambda: to_act([ann], table), "ann's turn")
+    time.sleep(0.3)
     play([ann], table, 3)  # the stand-in plays for bob between
     until(lambda: to_act([ann], table), "the stand-in's move")
 
