@@ -49,12 +49,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import types
 from numba.extending import intrinsic
 
-# Queendomino's kernel reads these here (`as`: re-exported for the type checker).
-from kingdomkit.games.compiling import Array as Array
-from kingdomkit.games.compiling import entry as entry
-from kingdomkit.games.compiling import jit as jit
-from kingdomkit.games.compiling import jit_inline as jit_inline
-from kingdomkit.games.compiling import uniform as uniform
+from kingdomkit.games.compiling import Array, entry, jit, jit_inline
 from kingdomkit.games.kingdomino.kingdom import HARMONY_BONUS, MIDDLE_KINGDOM_BONUS
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import (

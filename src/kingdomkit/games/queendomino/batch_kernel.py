@@ -26,8 +26,9 @@ decision; greedy: one only to break a tie). The learner's decisions draw nothing
 reference engine fed the same `SplitMix64` stream and the same learner actions plays the very
 same games (tests/games/queendomino/test_queendomino_batch.py checks it).
 
-Everything a step runs is compiled without numba's reference counting (kernel.py `bare`):
-only `step_batch`, the entry point, allocates (each thread's scratch).
+Everything a step runs is compiled without numba's reference counting
+(`kingdomkit.games.compiling.jit`): only `step_batch`, the entry point, allocates (each
+thread's scratch).
 
 numba's disk cache checks only this file, not kernel.py whose functions are compiled into
 these: after changing kernel.py (or Kingdomino's kernel), delete this package's numba files
@@ -45,6 +46,7 @@ from typing import Any
 
 import numba
 
+from kingdomkit.games.compiling import jit, uniform
 from kingdomkit.games.kingdomino import kernel as kk
 from kingdomkit.games.queendomino import kernel as kn
 from kingdomkit.games.queendomino.encoding import (
@@ -86,12 +88,12 @@ PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures are (its king
 PAD_SIZE = PAD + 2
 
 
-@kn.bare
+@jit
 def acting_realm(st: Array, cfg: Array) -> int:
     return int(cfg[kn.REALM_OF + st[kn.PLACERS + st[kn.TURN]]])
 
 
-@kn.bare
+@jit
 def decide(
     st: Array, kingdoms: Any, tables: Any, action: int, work: Any, extra: Any, features: Array
 ) -> None:
@@ -121,7 +123,7 @@ def decide(
     kn.apply(st, kingdoms, tables, action, work[7])
 
 
-@kn.bare
+@jit
 def advance(
     st: Array,
     kingdoms: Any,
@@ -141,7 +143,7 @@ def advance(
         if phase == OVER:
             return
         if phase in (DRAW, BOARD, ORDER):
-            kn.apply_chance(st, cfg, kn.sample_chance(st, cfg, kk.uniform(rng)))
+            kn.apply_chance(st, cfg, kn.sample_chance(st, cfg, uniform(rng)))
             continue
         player = kn.current_player(st)
         if seat < 0 or player == seat:
@@ -161,7 +163,7 @@ def advance(
             pads[placed, PAD_FRESH] = 1
 
 
-@kn.bare
+@jit
 def is_legal(st: Array, kingdoms: Any, tables: Any, action: int, work: Any) -> bool:
     """Whether `action` is legal now (the learner's input is checked)."""
     if action < 0 or action >= tables[0][kn.NUM_ACTIONS]:
@@ -174,7 +176,7 @@ def is_legal(st: Array, kingdoms: Any, tables: Any, action: int, work: Any) -> b
     return found
 
 
-@kn.bare
+@jit
 def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) -> None:
     """1 on the legal actions of the player to act."""
     mask[:] = 0
@@ -184,14 +186,14 @@ def legal_mask(st: Array, kingdoms: Any, tables: Any, work: Any, mask: Array) ->
         mask[legal[j]] = 1
 
 
-@kn.bare
+@jit
 def copy_row(out: Array, at: int, table: Array, row: int, count: int) -> None:
     """out[at : at + count] = table[row, :count]."""
     for k in range(count):
         out[at + k] = table[row, k]
 
 
-@kn.bare
+@jit
 def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q: int) -> None:
     """Realm q's kingdom planes (encoding.py `_kingdoms`, flat: plane k, row r, column c at
     (k * S + r) * S + c) and score pad figures (kernel.kingdom_pad) into its `planes` and
@@ -238,7 +240,7 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
     pads[q, FRESH] = 1
 
 
-@kn.bare
+@jit
 def observe_kingdoms(
     st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, own: int, out: Array
 ) -> None:
@@ -258,7 +260,7 @@ def observe_kingdoms(
             out[start + k] = planes[k]
 
 
-@kn.bare
+@jit
 def observe(
     st: Array,
     kingdoms: Any,
@@ -359,7 +361,7 @@ def observe(
     counters[PHASES + 6] = st[kn.KNIGHTED] >> 1 & 1
 
 
-@kn.bare
+@jit
 def start_episode(
     st: Array,
     kingdoms: Any,
@@ -377,7 +379,7 @@ def start_episode(
     rows, grid, crowns, info = kingdoms
     st0, rows0, grid0, crowns0, info0 = initial
     cfg = tables[0]
-    # No slice copies: they would need numba's runtime (kernel.py `bare`).
+    # No slice copies: they would need numba's runtime (`compiling.jit`).
     kn.copy_into(st, 0, st0, 0, st.shape[0])
     for r in range(rows.shape[0]):
         for layer in range(rows.shape[1]):
@@ -395,12 +397,12 @@ def start_episode(
     if not settings[SELF_PLAY]:
         seat = settings[FIXED_SEAT]
         if settings[DRAWN_SEAT]:
-            seat = int(kk.uniform(rng) * cfg[kk.PLAYERS])
+            seat = int(uniform(rng) * cfg[kk.PLAYERS])
     advance(st, kingdoms, tables, work, extra, features, rng, seat, policies[max(seat, 0)])
     return seat
 
 
-@kn.bare
+@jit
 def step_one(
     i: int,
     actions: Array,
@@ -469,7 +471,7 @@ def step_one(
         legal_mask(st, kingdoms, tables, work, mask)
 
 
-@kn.bare
+@jit
 def step_block(
     first: int,
     end: int,

@@ -37,7 +37,7 @@ u < epsilon -> random (a second uniform). Greedy values are `QueendominoHeuristi
 (its float sum, in its order) through the rest of the turn as `turn_continues` says: a
 placement with its knights, a building with its square.
 
-Speed: everything a playout runs is compiled without numba's reference counting (`bare`),
+Speed: everything a playout runs is compiled without numba's reference counting (`jit`),
 which was three quarters of its time. A greedy placement is valued without being played
 through: the pad after it follows from the labels before it, and so do the labels after it,
 only the new squares' territories labelled again; the knights' best is the most coins, from
@@ -59,12 +59,11 @@ numba files (*.nbi, *.nbc) of this package's `__pycache__`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
+from kingdomkit.games.compiling import Array, entry, jit, jit_inline, uniform
 from kingdomkit.games.kingdomino import kernel as kk
 from kingdomkit.games.kingdomino.kernel import (
     CELLS,
@@ -76,11 +75,8 @@ from kingdomkit.games.kingdomino.kernel import (
     PLAYERS,
     SIDE,
     WIDTH,
-    Array,
-    entry,
     popcount,
     trailing_zeros,
-    uniform,
 )
 from kingdomkit.games.queendomino.rules import Queendomino
 from kingdomkit.games.queendomino.state import (
@@ -103,26 +99,6 @@ from kingdomkit.games.queendomino.state import (
     TOWERS,
     UNCLAIMED,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-# numba's target option `_nrt` (used by numba's own tests): compile without its runtime.
-BARE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
-
-
-def bare(function: F) -> F:
-    """`entry` without numba's reference counting (NRT): the playouts' functions only read and
-    write the arrays they are given (none allocates, nor copies through a slice), and
-    counting the references of those, atomically at every call and every tuple item, was
-    three quarters of a playout's time (a profile). Only the entry points allocate."""
-    return cast(F, numba.njit(**BARE)(function))
-
-
-def bare_inline(function: F) -> F:
-    """`bare`, inlined into its callers by numba."""
-    return cast(F, numba.njit(inline="always", **BARE)(function))
-
 
 RULES_VERSION = 2  # the version of Queendomino's rules this kernel mirrors
 if Queendomino.version != RULES_VERSION:
@@ -184,7 +160,7 @@ NO_VALUE = -1.0e300
 DEPTH = 3  # scratch levels of a turn's look-ahead (a building, then its square)
 
 
-@bare_inline
+@jit_inline
 def copy_into(target: Array, at: int, source: Array, start: int, count: int) -> None:
     """target[at : at + count] = source[start : start + count], without the temporary copy
     numba makes for a slice assignment (which would need its reference counting)."""
@@ -193,12 +169,12 @@ def copy_into(target: Array, at: int, source: Array, start: int, count: int) -> 
 
 
 # -- reading the state ---------------------------------------------------------------------
-@bare_inline
+@jit_inline
 def realm_at(r: int) -> int:
     return REALM + REALM_SIZE * r
 
 
-@bare_inline
+@jit_inline
 def current_player(st: Array) -> int:
     """The player to act (only at decisions)."""
     phase = st[PHASE]
@@ -207,7 +183,7 @@ def current_player(st: Array) -> int:
     return int(st[PLACERS + st[TURN]])
 
 
-@bare_inline
+@jit_inline
 def grid_of(cell: int, cfg: Array) -> int:
     """The grid index of a geometry cell."""
     width = cfg[WIDTH]
@@ -215,7 +191,7 @@ def grid_of(cell: int, cfg: Array) -> int:
     return int((row + 1) * cfg[GRID_WIDTH] + cell - row * width + 1)
 
 
-@bare_inline
+@jit_inline
 def placed_cells(code: int, cfg: Array) -> tuple[int, int]:
     """The geometry cells of square 1 and square 2 of a placement code (kingdom.py's
     `direction * cells + cell`: square 2 east, south, west or north of square 1)."""
@@ -232,14 +208,14 @@ def placed_cells(code: int, cfg: Array) -> tuple[int, int]:
     return cell, cell - width
 
 
-@bare_inline
+@jit_inline
 def placed_squares(code: int, cfg: Array) -> tuple[int, int]:
     """The grid indices of square 1 and square 2 of a placement code."""
     cell1, cell2 = placed_cells(code, cfg)
     return grid_of(cell1, cfg), grid_of(cell2, cfg)
 
 
-@bare_inline
+@jit_inline
 def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     free = 0
     for i in range(1, cfg[SIDE] + 1):
@@ -247,13 +223,13 @@ def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     return free != 0
 
 
-@bare_inline
+@jit_inline
 def price(st: Array, r: int, space: int) -> int:
     """The Queen takes 1 off for her host (rules.py `price`)."""
     return max(0, space - 1) if st[QUEEN] == r else space
 
 
-@bare_inline
+@jit_inline
 def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     if not has_free_town(rows, r, cfg):
         return False
@@ -264,7 +240,7 @@ def can_build(st: Array, rows: Array, r: int, cfg: Array) -> bool:
     return False
 
 
-@bare
+@jit
 def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Array) -> int:
     """The size of the territory of `terrain` holding grid square g (`scoring.territory_size`);
     `mark` is scratch: one grid of marks (all -1 between calls), then the queue."""
@@ -287,14 +263,14 @@ def territory_size(grid: Array, r: int, g: int, terrain: int, gw: int, mark: Arr
 
 
 # -- chance ------------------------------------------------------------------------------
-@bare_inline
+@jit_inline
 def nth_bit(bits: int, k: int) -> int:
     for _ in range(k):
         bits &= bits - 1
     return trailing_zeros(bits)
 
 
-@bare_inline
+@jit_inline
 def sample_chance(st: Array, cfg: Array, u: float) -> int:
     """`Queendomino.sample_chance` from the uniform u."""
     phase = st[PHASE]
@@ -320,7 +296,7 @@ def sample_chance(st: Array, cfg: Array, u: float) -> int:
     return nth_bit(bits, int(u * popcount(bits)))
 
 
-@bare_inline
+@jit_inline
 def after_board(st: Array, cfg: Array) -> None:
     """The face-up top onto the cheapest empty space, then BOARD, DRAW or the last round
     (rules.py `_after_board`)."""
@@ -339,7 +315,7 @@ def after_board(st: Array, cfg: Array) -> None:
         st[TURN] = 0
 
 
-@bare_inline
+@jit_inline
 def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
     phase = st[PHASE]
     if phase == BOARD:
@@ -378,7 +354,7 @@ def apply_chance(st: Array, cfg: Array, outcome: int) -> None:
 
 
 # -- a turn ---------------------------------------------------------------------------------
-@bare_inline
+@jit_inline
 def end_turn(st: Array) -> None:
     if st[NLINE] > 0:
         st[PHASE] = CLAIM
@@ -387,7 +363,7 @@ def end_turn(st: Array) -> None:
     st[PHASE] = OVER if st[TURN] == st[NPLACING] else PLACE
 
 
-@bare_inline
+@jit_inline
 def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     """The first step from `phase` on in which the player to act has a choice (`_step`)."""
     r = cfg[REALM_OF + st[PLACERS + st[TURN]]]
@@ -408,7 +384,7 @@ def step(st: Array, rows: Array, cfg: Array, phase: int) -> None:
     end_turn(st)
 
 
-@bare_inline
+@jit_inline
 def claim(st: Array, cfg: Array, slot: int) -> None:
     """CLAIM (`_claim`): the king's domino; after the last king, the next round's set-up."""
     placers = st[NPLACING]
@@ -446,7 +422,7 @@ def claim(st: Array, cfg: Array, slot: int) -> None:
     after_board(st, cfg)
 
 
-@bare_inline
+@jit_inline
 def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     """PLACE (`_place`): the domino placed or discarded, then the next step."""
     rows, grid, crowns, info = kingdoms
@@ -469,7 +445,7 @@ def place_action(st: Array, kingdoms: Any, tables: Any, action: int) -> None:
     step(st, rows, cfg, TAX)
 
 
-@bare
+@jit
 def tax(
     st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, square: int, mark: Array
 ) -> int:
@@ -484,7 +460,7 @@ def tax(
     return int(coins)
 
 
-@bare
+@jit
 def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: Array) -> int:
     """The most coins realm r's knights can still collect this turn (at TAX): a knight on
     each free square the guard can fill."""
@@ -502,7 +478,7 @@ def most_tax(st: Array, grid: Array, cfg: Array, dominoes: Array, r: int, mark: 
     return max(first, second)
 
 
-@bare_inline
+@jit_inline
 def placed_tax(st: Array, r: int, size1: int, size2: int) -> int:
     """`most_tax` right after realm r placed a domino whose squares' territories have sizes
     size1 and size2 (no knight on them yet): the sizes read off the placement's pad instead
@@ -515,7 +491,7 @@ def placed_tax(st: Array, r: int, size1: int, size2: int) -> int:
     return int(max(size1, size2) + bonus)
 
 
-@bare
+@jit
 def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """TAX (`_tax`): a knight from the guard collects its territory's size and the ongoing
     bonuses of the realm's buildings; or pass."""
@@ -534,7 +510,7 @@ def tax_action(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) 
     step(st, rows, cfg, TAX)
 
 
-@bare
+@jit
 def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     """SITE (`_site`): the chosen building on a free town square, with its effects."""
     rows, _, crowns, _ = kingdoms
@@ -586,7 +562,7 @@ def site_action(st: Array, kingdoms: Any, cfg: Array, cell: int) -> None:
     step(st, rows, cfg, DRAGON)
 
 
-@bare_inline
+@jit_inline
 def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> None:
     """`Queendomino.apply`, decisions and chance outcomes, in place."""
     cfg = tables[0]
@@ -616,7 +592,7 @@ def apply(st: Array, kingdoms: Any, tables: Any, action: int, mark: Array) -> No
         apply_chance(st, cfg, action)
 
 
-@bare_inline
+@jit_inline
 def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Array) -> int:
     """`Queendomino.legal_actions` into `out`, sorted; returns how many (0 at chance)."""
     rows, _, _, info = kingdoms
@@ -675,7 +651,7 @@ def legal_actions(st: Array, kingdoms: Any, tables: Any, lanes: Array, out: Arra
 
 
 # -- the score pad and the greedy value ---------------------------------------------------------
-@bare
+@jit
 def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, out: Array) -> None:
     """What realm r's score pad takes from its kingdom alone (`scoring.breakdown`), into
     `out`: territory points, the largest territory, then the territories of each grid
@@ -698,7 +674,7 @@ def kingdom_pad(kingdoms: Any, cfg: Array, r: int, labels: Array, terr: Array, o
                 next_label += 1
 
 
-@bare_inline
+@jit_inline
 def pad_points(st: Array, r: int, kingdom: Array) -> int:
     """Realm r's score pad without its wealth, from `kingdom_pad`'s figures: territories,
     the Queen's crown on the largest territory, the buildings."""
@@ -714,7 +690,7 @@ def pad_points(st: Array, r: int, kingdom: Array) -> int:
     return int(points)
 
 
-@bare_inline
+@jit_inline
 def merge(
     grid: Array,
     r: int,
@@ -755,7 +731,7 @@ def merge(
     return size * crowned - old, size, count
 
 
-@bare_inline
+@jit_inline
 def placed_pad(
     grid: Array,
     cfg: Array,
@@ -804,7 +780,7 @@ def placed_pad(
     return sizes
 
 
-@bare_inline
+@jit_inline
 def relabel(
     grid: Array,
     crowns: Array,
@@ -861,14 +837,14 @@ def relabel(
     return count
 
 
-@bare_inline
+@jit_inline
 def restore_labels(labels: Array, saved: Array, count: int) -> None:
     """Puts back the labels `relabel` overwrote (the last first)."""
     for j in range(count - 1, -1, -1):
         labels[saved[2 * j]] = saved[2 * j + 1]
 
 
-@bare_inline
+@jit_inline
 def placement_gain(
     grid: Array,
     cfg: Array,
@@ -892,7 +868,7 @@ def placement_gain(
     return gain + merge(grid, r, g2, t2, k2, gw, labels, terr, seen, -1, 0)[0]
 
 
-@bare_inline
+@jit_inline
 def apart(dominoes: Array, a: int, b: int) -> bool:
     """Whether dominoes a and b have no terrain in common."""
     for x in range(0, 4, 2):
@@ -907,7 +883,7 @@ Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R, Q_ORDER = range(8)
 FAST = 4  # pending dominoes valued so at the most (the others as `evaluate` does)
 
 
-@bare
+@jit
 def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, table: Array) -> int:
     """Every legal placement of `domino` in realm r's labelled kingdom into `table`: its
     gain, its grid squares and its frame (the columns and rows it spans), and in row Q_ORDER
@@ -944,7 +920,7 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
     return count
 
 
-@bare_inline
+@jit_inline
 def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: int, g2: int) -> int:
     """The best gain of a domino whose placements before are in `table` (`gains_before`) once
     a domino with no terrain in common is on grid squares g1 and g2 (realm r's bounding box
@@ -969,7 +945,7 @@ def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: in
     return 0
 
 
-@bare_inline
+@jit_inline
 def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     """Whether realm r has dominoes pending once the acting domino is placed (`evaluate`):
     a claim in the line, or a domino after this turn's."""
@@ -984,7 +960,7 @@ def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     return pending
 
 
-@bare
+@jit
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -1000,7 +976,7 @@ def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: An
     return int(memo[domino])
 
 
-@bare_inline
+@jit_inline
 def forget_gains(st: Array, memo: Array) -> None:
     """Clears the memoised gains of every domino in the line and of every placing one: all
     that `evaluate` can have memoised in a greedy placement's search, whose memo starts
@@ -1011,7 +987,7 @@ def forget_gains(st: Array, memo: Array) -> None:
         memo[st[PLACING + j]] = -1
 
 
-@bare
+@jit
 def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> float:
     """`QueendominoHeuristics.evaluate`: the pad without its wealth, the coins at a third of
     a point, and the best gain of each domino the realm has claimed and not yet placed,
@@ -1039,7 +1015,7 @@ def evaluate(st: Array, kingdoms: Any, tables: Any, player: int, work: Any) -> f
     return float(value)
 
 
-@bare_inline
+@jit_inline
 def save_turn(st: Array, r: int, saved: Array) -> None:
     """What a placement or a knight changes in `st` (the phase, the turn, the squares
     knighted, realm r's fields), kept to be put back by `restore_turn`."""
@@ -1050,7 +1026,7 @@ def save_turn(st: Array, r: int, saved: Array) -> None:
     copy_into(saved, 3, st, at, REALM_SIZE)
 
 
-@bare_inline
+@jit_inline
 def restore_turn(st: Array, r: int, saved: Array) -> None:
     st[PHASE] = saved[0]
     st[TURN] = saved[1]
@@ -1059,7 +1035,7 @@ def restore_turn(st: Array, r: int, saved: Array) -> None:
     copy_into(st, at, saved, 3, REALM_SIZE)
 
 
-@bare
+@jit
 def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float:
     """The best `evaluate` through TAX from `st` (at TAX), without playing it out: every
     end of the turn's knights differs only in the coins (a knight keeps the knights owned,
@@ -1076,7 +1052,7 @@ def tax_value(st: Array, kingdoms: Any, tables: Any, p: int, work: Any) -> float
     return value
 
 
-@bare
+@jit
 def value_after(
     before: int, st: Array, kingdoms: Any, tables: Any, p: int, depth: int, work: Any
 ) -> float:
@@ -1103,7 +1079,7 @@ def value_after(
     return evaluate(st, kingdoms, tables, p, work)
 
 
-@bare
+@jit
 def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: Any) -> float:
     """`evaluate` once the chosen building is on `cell` (st is changed; the kingdom is put
     back)."""
@@ -1142,7 +1118,7 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
     return value
 
 
-@bare
+@jit
 def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
     action order broken by one uniform (drawn only for 2+ ties)."""
@@ -1279,7 +1255,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     return int(choice)
 
 
-@bare_inline
+@jit_inline
 def forget_kingdom(work: Any) -> None:
     """Marks the memo of `work` (the pad figures and gains of one realm's kingdom, and its
     labels) as nobody's: the next greedy decision computes them again. Whoever changes a
@@ -1288,7 +1264,7 @@ def forget_kingdom(work: Any) -> None:
     work[15][0] = -1
 
 
-@bare
+@jit
 def keep_placed(
     st: Array, kingdoms: Any, tables: Any, r: int, code: int, found: int, work: Any
 ) -> None:
@@ -1324,7 +1300,7 @@ def keep_placed(
     work[15][0] = r
 
 
-@bare_inline
+@jit_inline
 def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`core.driver.random_choice`: legal[int(u * n)], one uniform even for one action."""
     u = uniform(rng)
@@ -1358,7 +1334,7 @@ def _make_work(cfg: Array, squares: int) -> Any:
 
 
 # -- playouts -----------------------------------------------------------------------------
-@bare
+@jit
 def play_out(
     st: Array,
     kingdoms: Any,
@@ -1391,7 +1367,7 @@ def play_out(
         apply(st, kingdoms, tables, action, work[7])
 
 
-@bare
+@jit
 def final_results(
     st: Array, kingdoms: Any, cfg: Array, work: Any, scores: Array, returns: Array
 ) -> None:
