@@ -100,3 +100,30 @@ def test_ratios_are_taken_round_by_round() -> None:
         [2.0, 1.5],
         1.75,
     )
+
+
+@pytest.mark.skipif(not importlib.util.find_spec("numba"), reason="needs the fast extra")
+def test_a_vector_figure_makes_its_env_only_when_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--only` keeps a figure's work from running; the envs (and their compiling) must be
+    in that work, not made while the list of figures is."""
+    from kingdomkit.cli.bench import game_vector_benchmarks
+    from kingdomkit.rl import vector
+
+    made: list[int] = []
+    real = vector.KingdomkitVectorEnv
+
+    def counted(*args: object, **kwargs: object) -> object:
+        made.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vector, "KingdomkitVectorEnv", counted)
+    cases = ((2, "self-play", None), (2, "against random", "random"))
+    figures = game_vector_benchmarks("kingdomino", cases, 2, None)
+    assert [f.name for f in figures] == [
+        "kingdomino vector env steps, self-play (2 players, 256 games)",
+        "kingdomino vector env steps, against random (2 players, 256 games)",
+    ]
+    assert made == []
+    assert figures[0].work() == 2 * 256
+    assert figures[0].work() == 2 * 256
+    assert made == [1]
