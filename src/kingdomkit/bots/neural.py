@@ -332,6 +332,8 @@ class NeuralBot(TreeBot):
         return max(legal, key=lambda action: prior.get(action, 0.0))
 
     def unfit(self, game: Game[Any]) -> str | None:
+        """Why the network cannot judge `game`'s positions (its inputs, actions or seats
+        differ), or None."""
         try:
             self.network.check(game)
         except OptionError as error:
@@ -339,8 +341,11 @@ class NeuralBot(TreeBot):
         return None
 
     def _fits(self, game: Game[Any]) -> None:
+        """Refuses (OptionError) a game the network does not fit; once per game object."""
         if game is not self._checked:
-            self.network.check(game)
+            problem = self.unfit(game)
+            if problem is not None:
+                raise OptionError(problem)
             self._checked = game
 
 
