@@ -273,3 +273,37 @@ def test_explored_games_differ_and_the_run_s_own_network_can_be_the_expert(
     kept = json.loads((out / "run.json").read_text())
     assert kept["settings"]["expert"] == "neural:playouts=3:noise=0.25"
     assert kept["progressed"]["positions"] > 20
+
+
+def test_a_new_run_trains_on_from_a_network_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--start`: the weights and input scales of an earlier run's network, its provenance
+    kept in the new network's header; a network of another table is refused in words."""
+    first = tmp_path / "first"
+    assert main([*TINY_RUN, "--out", str(first), "--iterations", "1"]) == 0
+    start = load_network(first / "network.npz")
+    assert any(not np.all(a == 1) for n, a in start.arrays.items() if n.endswith("scale"))
+
+    settings = loop.Settings(
+        game="kingdomino", options={"players": 2}, start=str(first / "network.npz")
+    )
+    begun = loop.Run(tmp_path / "second", settings, "test")
+    for name, array in export(begun.model, begun.header).arrays.items():
+        np.testing.assert_array_equal(array, start.arrays[name])
+
+    then = tmp_path / "then"
+    argv = [*TINY_RUN, "--out", str(then), "--start", str(first / "network.npz")]
+    assert main([*argv, "--iterations", "1"]) == 0
+    header = load_network(then / "network.npz").header
+    assert header["started_from"] == start.header["produced_by"]
+    assert main([*argv, "--iterations", "2"]) == 0  # resumed with the same start
+
+    four = tmp_path / "four.npz"
+    net = random_network(make_game("kingdomino", {"players": 4}))
+    save_network(four, net.header, net.arrays)
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--start", str(four)]) == 2
+    assert "error:" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+    assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--start", str(tmp_path)]) == 2
+    assert "no network file" in capsys.readouterr().err

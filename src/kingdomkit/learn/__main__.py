@@ -102,6 +102,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, default=DEFAULTS.seed, help=f"of the whole run ({DEFAULTS.seed})"
     )
+    p.add_argument(
+        "--start",
+        metavar="WEIGHTS",
+        default="",
+        help="a new run trains on from this network file (its weights and input scales) "
+        "instead of an untrained network",
+    )
     p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
     p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
     return p
@@ -126,6 +133,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         opponents=tuple(args.opponent or DEFAULTS.opponents),
         eval_games=args.eval_games,
         seed=args.seed,
+        start=args.start,
     )
 
 

@@ -32,7 +32,15 @@ import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kingdomkit.bots import make_bot, parse_spec
-from kingdomkit.bots.network import Sizes, header_for, layout_of, random_network, save_network
+from kingdomkit.bots.network import (
+    Network,
+    Sizes,
+    header_for,
+    layout_of,
+    load_network,
+    random_network,
+    save_network,
+)
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.learn.curve import Point, plot, read_csv, strength, write_csv
@@ -66,6 +74,7 @@ class Settings:
     eval_games: int = 20
     seed: int = 1
     sizes: Sizes = field(default_factory=Sizes)
+    start: str = ""  # the network file a new run trains on from ("": an untrained one)
 
     @classmethod
     def kept(cls, data: dict[str, Any]) -> Settings:
@@ -167,8 +176,8 @@ class Run:
         directory = self.directory
         saved = directory / RUN
         if not saved.is_file():
+            start = self._start()
             directory.mkdir(parents=True, exist_ok=True)
-            start = random_network(self.game, self.settings.seed, self.settings.sizes)
             self.model = from_network(start)
             self.optimizer = self._optimizer()
             save_network(directory / NETWORK, self.header, start.arrays)
@@ -198,6 +207,22 @@ class Run:
         rows = len(self.settings.opponents) * self.progressed.iteration
         self.curve = read_csv(directory / "curve.csv")[:rows]
 
+    def _start(self) -> Network:
+        """The network a new run trains on from: `start`'s (its weights and input scales,
+        so that a run can go on from shipped or earlier weights with a fresh buffer), or an
+        untrained one."""
+        s = self.settings
+        if not s.start:
+            return random_network(self.game, s.seed, s.sizes)
+        start = load_network(s.start)
+        start.check(self.game)
+        if start.sizes != s.sizes:
+            raise OptionError(
+                f"{s.start} is a network of other sizes ({start.sizes}) than this run's ({s.sizes})"
+            )
+        self.header["started_from"] = start.header.get("produced_by", {})
+        return start
+
     # -- one iteration ---------------------------------------------------------------------
     def iterate(self, progress: Progress) -> None:
         s = self.settings
@@ -215,7 +240,7 @@ class Run:
             fresh = fresh.joined(records, s.window)
             positions += decisions
         progress.remove_task(task)
-        if self.progressed.iteration == 0 and len(fresh):
+        if self.progressed.iteration == 0 and not s.start and len(fresh):
             fit_scales(self.model, fresh)
         self.records = self.records.joined(fresh, s.window)
 
