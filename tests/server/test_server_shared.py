@@ -547,6 +547,80 @@ def test_the_limit_on_unfinished_tables_counts_every_process(
         cluster.stop()
 
 
+async def socket_on(serve: ServeProcess, cookies: Any, table: str) -> tuple[Any, dict[str, Any]]:
+    """A WebSocket to `table` on `serve` with `cookies`, and its first message."""
+    cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    socket = await websockets.connect(
+        f"{serve.ws_url}/ws/tables/{table}",
+        additional_headers={"Cookie": cookie, "Origin": serve.url},
+    )
+    return socket, json.loads(await asyncio.wait_for(socket.recv(), WAIT))
+
+
+async def refused_on(serve: ServeProcess, cookies: Any, table: str) -> str:
+    """Open sockets on `serve` until one is refused (the other processes' counts reach it
+    by notification, a moment after theirs open); its reason."""
+    async with asyncio.timeout(WAIT):
+        while True:
+            socket, first = await socket_on(serve, cookies, table)
+            await socket.close()
+            if first["type"] == "error":
+                assert first["status"] == 429
+                return str(first["detail"])
+            await asyncio.sleep(0.2)
+
+
+def test_the_limits_on_open_websockets_count_every_process(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """Two WebSockets per identity and three per address at most: Ann's one on A and one
+    on B are her two, so a third is refused on A; Bob's one on B is the address's third, so
+    Carl is refused on A. Once B is killed and missed, what it had open is free again."""
+    limits = {"KINGDOMKIT_LIMIT_SOCKETS": "2", "KINGDOMKIT_LIMIT_ADDRESS_SOCKETS": "3"}
+    cluster = Cluster(postgres, tmp_path, limits)
+    a, b = cluster.serves
+
+    async def scenario() -> None:
+        async with (
+            httpx2.AsyncClient(base_url=a.url) as ann,
+            httpx2.AsyncClient(base_url=b.url) as bob,
+            httpx2.AsyncClient(base_url=a.url) as carl,
+        ):
+            seats = [{"kind": "human"}, {"kind": "human"}]
+            made = await ann.post("/api/tables", json={"game": "kingdomino", "seats": seats})
+            assert made.status_code == 201, made.text
+            table = made.json()["table"]
+            for client in (bob, carl):  # each a guest of their own
+                assert (await client.get("/api/me")).status_code == 200
+            open_ = []
+            for serve, cookies in ((a, ann.cookies), (b, ann.cookies)):
+                socket, first = await socket_on(serve, cookies, table)
+                assert first["type"] == "view", first
+                open_.append(socket)
+            assert "you have 2 connections open" in await refused_on(a, ann.cookies, table)
+            socket, first = await socket_on(b, bob.cookies, table)
+            assert first["type"] == "view", first
+            open_.append(socket)
+            assert "network address has 3" in await refused_on(a, carl.cookies, table)
+            b.kill()  # its two sockets never say they closed: freed once B is missed
+            async with asyncio.timeout(WAIT):
+                while True:
+                    socket, first = await socket_on(a, carl.cookies, table)
+                    await socket.close()
+                    if first["type"] == "view":
+                        break
+                    await asyncio.sleep(0.5)
+            for socket in open_[:1]:
+                await socket.close()
+
+    try:
+        for serve in cluster.serves:
+            serve.start()
+        asyncio.run(scenario())
+    finally:
+        cluster.stop()
+
+
 def test_a_worker_needs_postgresql() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "kingdomkit", "worker", "--database", "sqlite:///x.db"],

@@ -132,6 +132,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             listener = Listener(config.database, tables.heard, tables.lost)
             background.append(asyncio.create_task(listener.run()))
             await asyncio.wait_for(listener.ready.wait(), LISTEN_TIMEOUT)
+            tables.share_sockets(app.state.guard)
             background.append(asyncio.create_task(tables.keep_presence()))
             if config.bot_workers or config.analysis_workers:
                 background.append(asyncio.create_task(jobs.work(config.worker)))

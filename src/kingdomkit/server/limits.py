@@ -22,7 +22,7 @@ import math
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -168,7 +168,11 @@ class Guard:
         self.limiter = rates or Rates()
         self.login_failures = parse_many(limits.login_failures)
         self.address_logins = parse_many(limits.address_logins)
-        self.sockets: Counter[str] = Counter()  # identity or address: connections open
+        self.sockets: Counter[str] = Counter()  # identity or address: connections open here
+        # On a shared database: the other processes' connections of a key (presence.py),
+        # and who tells them this process's count of a key when it changes.
+        self.sockets_elsewhere: Callable[[str], int] = lambda key: 0
+        self.sockets_changed: Callable[[str, int], None] | None = None
         # the key of address digests: the server's secret, so that every process agrees
         self._key = (secret or secrets.token_urlsafe(32)).encode()
 
@@ -269,27 +273,35 @@ class Guard:
 
     def open_socket(self, holder: str | None, at: str) -> str | None:
         """Count a WebSocket connection of `holder` from `at`; the reason if it is one too
-        many (and then it is not counted)."""
-        keys = socket_keys(holder, at)
+        many (and then it is not counted). The other processes' connections count too,
+        as last heard of (two opened at once in two processes may pass the limit by one)."""
+        keys = self.socket_keys(holder, at)
         for key in keys:
             most = self.limits.address_sockets if key.startswith("@") else self.limits.sockets
-            if self.sockets[key] >= most:
+            if self.sockets[key] + self.sockets_elsewhere(key) >= most:
                 whom = "your network address has" if key.startswith("@") else "you have"
                 return f"{whom} {most} connections open, the most allowed: close a tab"
         self.sockets.update(keys)
+        self._tell_sockets(keys)
         return None
 
     def close_socket(self, holder: str | None, at: str) -> None:
-        keys = socket_keys(holder, at)
+        keys = self.socket_keys(holder, at)
         self.sockets.subtract(keys)
         for key in keys:
             if self.sockets[key] <= 0:
                 del self.sockets[key]
+        self._tell_sockets(keys)
 
+    def socket_keys(self, holder: str | None, at: str) -> list[str]:
+        """The counts a WebSocket connection takes: its address's (by its keyed digest,
+        which is what the other processes hear of), and its identity's if any."""
+        return ["@" + self.address_key(at)] + ([holder] if holder is not None else [])
 
-def socket_keys(holder: str | None, at: str) -> list[str]:
-    """The counts a WebSocket connection takes: its address's, and its identity's if any."""
-    return ["@" + at] + ([holder] if holder is not None else [])
+    def _tell_sockets(self, keys: list[str]) -> None:
+        if self.sockets_changed is not None:
+            for key in keys:
+                self.sockets_changed(key, self.sockets[key])
 
 
 class BodyLimit:

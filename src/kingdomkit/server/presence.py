@@ -7,6 +7,9 @@ their last one closes, and that it is alive every `ALIVE_SECONDS`; a process not
 `LIFETIME` seconds is taken for dead (killed: it never said its sockets closed) and what it
 held is forgotten. A process that starts, or reconnects after missing notifications, says
 hello, and every other one tells it again what it holds.
+
+The same way, each process tells the others how many WebSockets it has open per address and
+per identity whenever that changes, so that those limits count every process's.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ class Presence:
         self.lifetime = lifetime
         self.heard_at: dict[str, float] = {}  # origin -> when it was last heard of
         self.open: dict[str, dict[str, set[str]]] = {}  # table -> origin -> holders
+        self.sockets: dict[str, dict[str, int]] = {}  # address or identity -> origin -> open
 
     def heard(self, origin: str) -> None:
         self.heard_at[origin] = time.monotonic()
@@ -37,6 +41,21 @@ class Presence:
                 del self.open[table_id][origin]
                 if not self.open[table_id]:
                     del self.open[table_id]
+
+    def count(self, origin: str, key: str, sockets: int) -> None:
+        """Process `origin` has `sockets` WebSockets open for `key` (an address's or an
+        identity's, as `Guard.socket_keys` names them)."""
+        counts = self.sockets.setdefault(key, {})
+        if sockets > 0:
+            counts[origin] = sockets
+        else:
+            counts.pop(origin, None)
+            if not counts:
+                del self.sockets[key]
+
+    def sockets_of(self, key: str) -> int:
+        """The WebSockets the other processes have open for `key`."""
+        return sum(self.sockets.get(key, {}).values())
 
     def holders(self, table_id: str) -> set[str]:
         """The holders with the table open in another process."""
@@ -61,6 +80,10 @@ class Presence:
                     touched.add(table_id)
             if not self.open[table_id]:
                 del self.open[table_id]
+        for key in list(self.sockets):
+            for origin in list(self.sockets[key]):
+                if origins is None or origin in origins:
+                    self.count(origin, key, 0)
         for origin in origins if origins is not None else list(self.heard_at):
             self.heard_at.pop(origin, None)
         return touched

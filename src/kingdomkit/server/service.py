@@ -64,6 +64,7 @@ from kingdomkit.server.text import (
 
 if TYPE_CHECKING:
     from kingdomkit.server.jobs import Jobs
+    from kingdomkit.server.limits import Guard
 
 log = logging.getLogger("kingdomkit.server")
 T = TypeVar("T")
@@ -132,6 +133,7 @@ class Tables:
         self.advice: dict[tuple[str, int], asyncio.Event] = {}  # hints awaited from workers
         self.ended: Callable[[str], None] | None = None  # forgets a session ended elsewhere
         self.presence = Presence()  # who has tables open in the other processes
+        self.sockets: Mapping[str, int] = {}  # WebSockets open here, by key (share_sockets)
         if jobs is not None:
             hub.elsewhere = self.presence.holders
             hub.on_presence = self._announce
@@ -858,7 +860,7 @@ class Tables:
         has a table open there (presence.py)."""
         if origin != self.store.origin:
             self.presence.heard(origin)
-        if kind in ("here", "hello", "alive"):
+        if kind in ("here", "hello", "alive", "sockets"):
             if origin != self.store.origin:
                 await self._present_elsewhere(origin, kind, parts)
         elif kind == "table":
@@ -894,14 +896,28 @@ class Tables:
         """Tell the other processes a holder opened (or closed) the table here."""
         self._spawn(asyncio.to_thread(self.store.announce, "here", table_id, holder, int(here)))
 
+    def share_sockets(self, guard: Guard) -> None:
+        """Have `guard`'s limits on WebSockets open count every process's (presence.py):
+        this process tells the others its counts as they change, and hears theirs."""
+        self.sockets = guard.sockets
+        guard.sockets_elsewhere = self.presence.sockets_of
+        guard.sockets_changed = self._announce_sockets
+
+    def _announce_sockets(self, key: str, count: int) -> None:
+        self._spawn(asyncio.to_thread(self.store.announce, "sockets", key, count))
+
     async def _present_elsewhere(self, origin: str, kind: str, parts: list[str]) -> None:
         if kind == "here":
             self.presence.mark(origin, parts[0], parts[1], parts[2] == "1")
             await self._show_presence({parts[0]})
+        elif kind == "sockets":
+            self.presence.count(origin, parts[0], int(parts[1]))
         elif kind == "hello":  # a process started: what this one holds, again
             for table_id, sockets in list(self.hub.connections.items()):
                 for holder in {c.holder for c in sockets.values() if c.holder is not None}:
                     self._announce(table_id, holder, True)
+            for key, count in list(self.sockets.items()):
+                self._announce_sockets(key, count)
 
     async def _show_presence(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
