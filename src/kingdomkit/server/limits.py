@@ -172,7 +172,7 @@ class Guard:
         # On a shared database: the other processes' connections of a key (presence.py),
         # and who tells them this process's count of a key when it changes.
         self.sockets_elsewhere: Callable[[str], int] = lambda key: 0
-        self.sockets_changed: Callable[[str, int], None] | None = None
+        self.sockets_changed: Callable[[dict[str, int]], None] | None = None
         # the key of address digests: the server's secret, so that every process agrees
         self._key = (secret or secrets.token_urlsafe(32)).encode()
 
@@ -300,8 +300,7 @@ class Guard:
 
     def _tell_sockets(self, keys: list[str]) -> None:
         if self.sockets_changed is not None:
-            for key in keys:
-                self.sockets_changed(key, self.sockets[key])
+            self.sockets_changed({key: self.sockets[key] for key in keys})
 
 
 class BodyLimit:

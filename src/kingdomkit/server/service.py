@@ -903,21 +903,24 @@ class Tables:
         guard.sockets_elsewhere = self.presence.sockets_of
         guard.sockets_changed = self._announce_sockets
 
-    def _announce_sockets(self, key: str, count: int) -> None:
-        self._spawn(asyncio.to_thread(self.store.announce, "sockets", key, count))
+    def _announce_sockets(self, counts: Mapping[str, int]) -> None:
+        """Tell the other processes this one's new counts of open WebSockets (one NOTIFY)."""
+        pairs = [str(part) for item in counts.items() for part in item]
+        self._spawn(asyncio.to_thread(self.store.announce, "sockets", *pairs))
 
     async def _present_elsewhere(self, origin: str, kind: str, parts: list[str]) -> None:
         if kind == "here":
             self.presence.mark(origin, parts[0], parts[1], parts[2] == "1")
             await self._show_presence({parts[0]})
-        elif kind == "sockets":
-            self.presence.count(origin, parts[0], int(parts[1]))
+        elif kind == "sockets":  # key count, key count...
+            for key, count in zip(parts[::2], parts[1::2], strict=True):
+                self.presence.count(origin, key, int(count))
         elif kind == "hello":  # a process started: what this one holds, again
             for table_id, sockets in list(self.hub.connections.items()):
                 for holder in {c.holder for c in sockets.values() if c.holder is not None}:
                     self._announce(table_id, holder, True)
-            for key, count in list(self.sockets.items()):
-                self._announce_sockets(key, count)
+            if self.sockets:
+                self._announce_sockets(dict(self.sockets))
 
     async def _show_presence(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
