@@ -137,7 +137,12 @@ def test_a_network_for_other_options_or_another_game_is_refused_in_words(tmp_pat
         load_network(path).check(queendomino)
 
 
-def test_missing_broken_or_foreign_weights_are_refused_in_words(tmp_path: Path) -> None:
+def test_missing_broken_or_foreign_weights_are_refused_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kingdomkit.bots import network as networks
+
+    monkeypatch.setattr(networks, "SHIPPED", tmp_path / "nothing shipped")
     with pytest.raises(OptionError, match="needs weights=PATH"):
         make_bot("neural:playouts=5")
     with pytest.raises(OptionError, match="no network file"):
@@ -320,3 +325,31 @@ def test_batched_searches_play_whole_legal_games(options: dict[str, Any], tmp_pa
     agents += [make_bot("greedy") for _ in range(game.num_players - 1)]
     played = play(game, agents, seed=3)
     assert replay_actions(game, played.actions) == played.final_state
+
+
+def test_without_weights_the_network_shipped_for_the_table_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`neural` without weights= takes the package's network of each game's table (the
+    file's header says which); a table it ships none for is refused in words."""
+    from kingdomkit.bots import network as networks
+
+    two = make_game("kingdomino", {"players": 2})
+    shipped = random_network(two, 0, TINY)
+    save_network(tmp_path / "kingdomino-2p.npz", shipped.header, shipped.arrays)
+    monkeypatch.setattr(networks, "SHIPPED", tmp_path)
+    bot = make_bot("neural:playouts=2")
+    assert bot.unfit(two) is None
+    played = play(two, [bot, make_bot("random")], seed=5)
+    assert replay_actions(two, played.actions) == played.final_state
+    four = make_game("kingdomino", {"players": 4})
+    assert "ships no trained network for kingdomino (players=4)" in str(bot.unfit(four))
+    rng = random.Random(1)
+    state = four.initial_state()
+    while four.is_chance(state):
+        state = four.apply(state, four.sample_chance(state, rng))
+    with pytest.raises(OptionError, match="ships no trained network"):
+        bot.act(four, state, rng)
+    monkeypatch.setattr(networks, "SHIPPED", tmp_path / "none")
+    with pytest.raises(OptionError, match="needs weights=PATH"):
+        make_bot("neural:playouts=2")

@@ -27,6 +27,7 @@ OptionError that says what does not match.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import zipfile
@@ -328,6 +329,36 @@ def load_network(path: str | Path) -> Network:
         return Network(header, arrays)
     except (AttributeError, KeyError, TypeError, ValueError) as error:
         raise OptionError(f"{str(target)!r} has a broken header: {error!r}") from None
+
+
+SHIPPED = Path(__file__).with_name("weights")  # the trained networks in the package
+
+
+def shipped_for(game: Game[Any]) -> Network:
+    """The network kingdomkit ships for the configured `game` (a file of bots/weights/ whose
+    header fits it); OptionError, in words, when it ships none."""
+    for path in sorted(SHIPPED.glob("*.npz")):
+        network = _shipped(path)
+        try:
+            network.check(game)
+        except OptionError:
+            continue
+        return network
+    options = ", ".join(f"{k}={v}" for k, v in sorted(game.options.items())) or "its defaults"
+    raise OptionError(
+        f"kingdomkit ships no trained network for {game.name} ({options}): give neural "
+        "weights=PATH, a network file made by `python -m kingdomkit.learn`"
+    )
+
+
+def ships_networks() -> bool:
+    """Whether the package holds any trained network."""
+    return any(SHIPPED.glob("*.npz"))
+
+
+@functools.cache
+def _shipped(path: Path) -> Network:
+    return load_network(path)
 
 
 def random_network(

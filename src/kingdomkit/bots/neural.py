@@ -31,10 +31,10 @@ view); the search inside (docs/learning.md argues it):
   the budget starts, so `playouts=1` plays the move the network prefers. A move whose node
   has no visited child is the prior's best.
 
-Settings: weights=PATH (required: a network file made by `python -m kingdomkit.learn`, for
-this game and options), time= | playouts= (default time=1), c= (default 1.5), mix= (default 0),
-noise= (default 0), batch= (default 1, at most 256), reuse=yes|no (yes), confirm= (analysis,
-as `mcts`).
+Settings: weights=PATH (a network file made by `python -m kingdomkit.learn`, for this game and
+options; without it, the network the package ships for the table, in bots/weights/),
+time= | playouts= (default time=1), c= (default 1.5), mix= (default 0), noise= (default 0),
+batch= (default 1, at most 256), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
 """
 
 from __future__ import annotations
@@ -290,7 +290,7 @@ class NeuralBot(TreeBot):
 
     def __init__(
         self,
-        network: Network,
+        network: Network | None,
         budget: Budget,
         c: float = DEFAULT_C,
         mix: float = 0.0,
@@ -300,7 +300,7 @@ class NeuralBot(TreeBot):
         batch: int = DEFAULT_BATCH,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
-        self.network = network
+        self.network = network  # None: the network shipped for each game's table
         self.c = c
         self.mix = mix
         self.noise = noise
@@ -310,10 +310,8 @@ class NeuralBot(TreeBot):
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
-        self._fits(game)
-        search = NeuralSearch(
-            game, player, self.network, self.c, self.mix, root, self.noise, self.batch
-        )
+        network = self.network_for(game)
+        search = NeuralSearch(game, player, network, self.c, self.mix, root, self.noise, self.batch)
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
         return search
@@ -322,31 +320,35 @@ class NeuralBot(TreeBot):
         self, game: Game[Any], view: Any, player: int, rng: random.Random, node: Node
     ) -> int:
         """The prior's favourite legal move (the node's evaluation, else a new one)."""
-        self._fits(game)
+        network = self.network_for(game)
         state = game.resample(view, player, rng)
         prior = node.prior
         if prior is None:
-            search = NeuralSearch(game, player, self.network, self.c, 0.0, None)
+            search = NeuralSearch(game, player, network, self.c, 0.0, None)
             prior, _ = search.evaluate(state, rng)
         legal = game.legal_actions(state)
         return max(legal, key=lambda action: prior.get(action, 0.0))
 
     def unfit(self, game: Game[Any]) -> str | None:
-        """Why the network cannot judge `game`'s positions (its inputs, actions or seats
-        differ), or None."""
+        """Why no network of this bot can judge `game`'s positions (its inputs, actions or
+        seats differ, or none is shipped for its table), or None."""
         try:
-            self.network.check(game)
+            self.network_for(game)
         except OptionError as error:
             return str(error)
         return None
 
-    def _fits(self, game: Game[Any]) -> None:
-        """Refuses (OptionError) a game the network does not fit; once per game object."""
+    def network_for(self, game: Game[Any]) -> Network:
+        """The network judging `game`'s positions: the one given (checked once per game
+        object), else the one shipped for its table; OptionError, in words, if none fits."""
+        if self.network is None:
+            from kingdomkit.bots.network import shipped_for
+
+            return shipped_for(game)
         if game is not self._checked:
-            problem = self.unfit(game)
-            if problem is not None:
-                raise OptionError(problem)
+            self.network.check(game)
             self._checked = game
+        return self.network
 
 
 @contextmanager
@@ -380,16 +382,18 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
     if batch is None or not 1 <= batch <= MAX_BATCH:
         raise OptionError(f"neural: batch is between 1 and {MAX_BATCH}, not {batch}")
-    if not weights:
-        raise OptionError(NO_WEIGHTS)
     try:
-        from kingdomkit.bots.network import load_network
+        from kingdomkit.bots.network import load_network, ships_networks
     except ImportError:
         raise OptionError("neural needs numpy (pip install 'kingdomkit[fast]')") from None
-    try:
-        network = load_network(weights)
-    except OptionError as error:
-        raise OptionError(f"neural: {error}") from None
+    network = None  # the shipped one of each game's table
+    if weights:
+        try:
+            network = load_network(weights)
+        except OptionError as error:
+            raise OptionError(f"neural: {error}") from None
+    elif not ships_networks():
+        raise OptionError(NO_WEIGHTS)
     return NeuralBot(
         network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise, batch
     )
