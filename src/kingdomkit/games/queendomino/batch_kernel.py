@@ -37,7 +37,8 @@ these: after changing kernel.py (or Kingdomino's kernel), delete this package's 
 Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
 same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
 pad figures made again only when the kingdom changed; 3, the same again, a greedy bot's
-placement leaving its kingdom's pad figures (kernel.py `keep_placed`).
+placement leaving its kingdom's pad figures (kernel.py `keep_placed`); 4, the same again, a
+realm's planes made from its rows' bits (only its occupied squares and its room looked at).
 """
 
 from __future__ import annotations
@@ -212,16 +213,24 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
     hi_c = info[q, kk.MIN_X] + 2 * reach
     lo_r = info[q, kk.MAX_Y]
     hi_r = info[q, kk.MIN_Y] + 2 * reach
+    frame = ((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1)
+    # Only the occupied squares and the free ones within the frame have a plane's 1: their
+    # rows' bits say which (the kingdom's OCCUPIED rows), not a look at every square.
     for r in range(side):
+        occupied = rows[q, kk.OCCUPIED, r + 1]
         sites = rows[q, kn.SITES, r + 1]
-        for c in range(side):
+        room = frame & ~occupied if lo_r <= r <= hi_r else 0
+        while room:
+            c = kk.trailing_zeros(room)
+            room &= room - 1
+            planes[ROOM_PLANE * area + r * side + c] = 1
+        while occupied:
+            c = kk.trailing_zeros(occupied)
+            occupied &= occupied - 1
             g = (r + 1) * gw + c + 1
             t = grid[q, g]
             at = r * side + c
-            if t == kk.EMPTY:
-                if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                    planes[ROOM_PLANE * area + at] = 1
-            elif t == kk.CASTLE:
+            if t == kk.CASTLE:
                 planes[CASTLE_PLANE * area + at] = 1
             else:
                 planes[(TOWN_PLANE if t == kn.TOWN else t) * area + at] = 1

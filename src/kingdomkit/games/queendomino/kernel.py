@@ -41,9 +41,11 @@ Speed: everything a playout runs is compiled without numba's reference counting 
 which was three quarters of its time. A greedy placement is valued without being played
 through: the pad after it follows from the labels before it, and so do the labels after it,
 only the new squares' territories labelled again; the knights' best is the most coins, from
-the sizes of the new squares' territories; a pending domino with no terrain in common with the
-placed one keeps its placements and their gains, less those the placement takes or puts out
-of the frame (`gains_before`). A choice that cannot change the value is not looked through (a
+the sizes of the new squares' territories; a pending domino keeps its placements and their
+gains, less those the placement takes or puts out of the frame (`gains_before`), and only
+those that touch a new square's territory of their terrain are searched again
+(`touched_gain`), so a placement with dominoes pending is valued without being played
+either (`pending_gains`). A choice that cannot change the value is not looked through (a
 building without crowns is valued on one square, the Dragon is never worth its coin), and a
 crowned building only adds its crowns to its town territory. The memo of a realm's kingdom
 (its pad figures, labels and best gains) is kept from one greedy decision of a turn to the
@@ -878,19 +880,26 @@ def apart(dominoes: Array, a: int, b: int) -> bool:
     return True
 
 
-# A pending domino's placements before a greedy placement, by field (`gains_before`).
-Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R, Q_ORDER = range(8)
+# A pending domino's placements before a greedy placement, by field (`gains_before`): its
+# gain, its grid squares, its frame (the columns and rows it spans), its squares' lane rows
+# and columns (bit c of a row of `placement_lanes`), and the placements by gain.
+Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R = range(7)
+Q_ROW1, Q_COLUMN1, Q_ROW2, Q_COLUMN2, Q_ORDER = range(7, 12)
 FAST = 4  # pending dominoes valued so at the most (the others as `evaluate` does)
+# Rows of the `near` scratch (`near_territories`): the new squares' two territories, the
+# squares next to each, and the squares where a pending domino's square 1 and square 2 touch
+# one of its terrain.
+NEW1, NEW2, NEAR1, NEAR2, TOUCH1, TOUCH2 = range(6)
 
 
 @jit
 def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, table: Array) -> int:
-    """Every legal placement of `domino` in realm r's labelled kingdom into `table`: its
-    gain, its grid squares and its frame (the columns and rows it spans), and in row Q_ORDER
-    the placements by gain, the highest first. Returns how many. Once a placement of a domino
-    with no terrain in common is made, the placements of `domino` still legal are these minus
-    those on its squares or out of the narrower frame (it connects none: no terrain to
-    connect to), with the same gains (it touches none of their territories): `gain_after`."""
+    """Every legal placement of `domino` in realm r's labelled kingdom into `table`, by the
+    Q_ fields, the highest gain first in row Q_ORDER. Returns how many. Once another domino is
+    placed, the placements of `domino` still legal are these minus those on its squares or
+    out of the narrower frame, plus new ones next to its squares; and those that touch none of
+    the territories of its squares keep their gains (their neighbours' territories are the
+    same): `gain_after` and `touched_gain`."""
     rows, grid, _, info = kingdoms
     cfg, dominoes = tables
     codes = work[2]
@@ -912,6 +921,10 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
         table[Q_HI_C, q] = max(column1, column2)
         table[Q_LO_R, q] = min(row1, row2)
         table[Q_HI_R, q] = max(row1, row2)
+        table[Q_ROW1, q] = row1 + 1
+        table[Q_COLUMN1, q] = column1
+        table[Q_ROW2, q] = row2 + 1
+        table[Q_COLUMN2, q] = column2
         j = q
         while j > 0 and table[Q_GAIN, table[Q_ORDER, j - 1]] < gain:
             table[Q_ORDER, j] = table[Q_ORDER, j - 1]
@@ -921,11 +934,22 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
 
 
 @jit_inline
-def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: int, g2: int) -> int:
-    """The best gain of a domino whose placements before are in `table` (`gains_before`) once
-    a domino with no terrain in common is on grid squares g1 and g2 (realm r's bounding box
-    in `info` grown with it): the first by gain neither on those squares nor out of the
-    frame, else 0 (as `kk.best_gain`)."""
+def gain_after(
+    table: Array,
+    count: int,
+    info: Array,
+    r: int,
+    cfg: Array,
+    g1: int,
+    g2: int,
+    near: Array,
+    touching: bool,
+) -> int:
+    """The best gain of a domino whose placements before are in `table` (`gains_before`),
+    among those still legal once a domino is on grid squares g1 and g2 (realm r's bounding
+    box in `info` grown with it) and, when `touching`, touching none of its territories (the
+    TOUCH rows of `near`): the first by gain neither on those squares nor out of the frame
+    nor touching, else 0 (as `kk.best_gain`)."""
     reach = cfg[kk.REACH]
     lo_c = info[r, kk.MAX_X]
     hi_c = info[r, kk.MIN_X] + 2 * reach
@@ -941,8 +965,101 @@ def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: in
             continue
         if table[Q_LO_R, q] < lo_r or table[Q_HI_R, q] > hi_r:
             continue
+        if touching and (
+            near[TOUCH1, table[Q_ROW1, q]] >> table[Q_COLUMN1, q] & 1
+            or near[TOUCH2, table[Q_ROW2, q]] >> table[Q_COLUMN2, q] & 1
+        ):
+            continue
         return int(table[Q_GAIN, q])
     return 0
+
+
+@jit_inline
+def near_territories(
+    cfg: Array, saved: Array, count: int, labels: Array, found: int, near: Array, row_of: Array
+) -> None:
+    """The NEW rows of `near`: the squares of the territories of a placement's two squares,
+    those `relabel` labelled (its `saved` squares, labels `found` and `found + 1`); the NEAR
+    rows: the squares next to each. `row_of[g]`: grid square g's row."""
+    side = cfg[SIDE]
+    gw = cfg[GRID_WIDTH]
+    for i in range(side + 2):
+        near[NEW1, i] = 0
+        near[NEW2, i] = 0
+        near[NEAR1, i] = 0
+        near[NEAR2, i] = 0
+    for j in range(count):
+        g = saved[2 * j]
+        i = row_of[g]
+        near[NEW1 + labels[g] - found, i] |= 1 << (g - i * gw - 1)
+    for k in range(2):
+        for i in range(1, side + 1):
+            own = near[NEW1 + k, i]
+            near[NEAR1 + k, i] = (own << 1) | (own >> 1) | near[NEW1 + k, i - 1]
+            near[NEAR1 + k, i] |= near[NEW1 + k, i + 1]
+
+
+@jit_inline
+def touch_rows(dominoes: Array, placed: int, domino: int, cfg: Array, near: Array) -> bool:
+    """The TOUCH rows of `near` for `domino` once `placed` is placed (`near_territories`):
+    the squares where its square 1 (row TOUCH1) or its square 2 (TOUCH2) would join a
+    territory of a placed square of its terrain. Returns whether any."""
+    t1, t2 = dominoes[placed, 0], dominoes[placed, 2]
+    any_touch = 0
+    for k in range(2):
+        t = dominoes[domino, 2 * k]
+        for i in range(cfg[SIDE] + 2):
+            rows = 0
+            if t == t1:
+                rows |= near[NEAR1, i]
+            if t == t2:
+                rows |= near[NEAR2, i]
+            near[TOUCH1 + k, i] = rows
+            any_touch |= rows
+    return any_touch != 0
+
+
+@jit_inline
+def touched_gain(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, near: Array) -> int:
+    """The best gain of `domino` in realm r's labelled kingdom among its legal placements that
+    touch a new territory (the TOUCH rows of `near`), else 0: the others keep their gains
+    before (`gain_after`). A square that touches one is next to a square of its terrain, so
+    such a placement is legal when both its squares are free and within the frame (as
+    `kk.placement_lanes` has it); each is tried from its touching square, in the four
+    directions (a domino with two like squares, listed in two, has the same gain turned)."""
+    rows, grid, _, info = kingdoms
+    cfg, dominoes = tables
+    reach = cfg[kk.REACH]
+    gw = cfg[GRID_WIDTH]
+    lo_c = info[r, kk.MAX_X]
+    hi_c = info[r, kk.MIN_X] + 2 * reach
+    lo_i = info[r, kk.MAX_Y] + 1
+    hi_i = info[r, kk.MIN_Y] + 2 * reach + 1
+    columns = ((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1)
+    best = 0
+    for k in range(2):  # the touching square: square 1, then square 2
+        for i in range(lo_i, hi_i + 1):
+            board = near[TOUCH1 + k, i] & columns & ~rows[r, kk.OCCUPIED, i]
+            while board:
+                c = trailing_zeros(board)
+                board &= board - 1
+                g = i * gw + c + 1
+                for direction in range(4):
+                    # The other square: east, south, west or north of it.
+                    other_i = i + (1 if direction == 1 else (-1 if direction == 3 else 0))
+                    other_c = c + (1 if direction == 0 else (-1 if direction == 2 else 0))
+                    if other_i < lo_i or other_i > hi_i or other_c < lo_c or other_c > hi_c:
+                        continue
+                    if rows[r, kk.OCCUPIED, other_i] >> other_c & 1:
+                        continue
+                    h = other_i * gw + other_c + 1
+                    g1 = g if k == 0 else h
+                    g2 = h if k == 0 else g
+                    gain = placement_gain(
+                        grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6]
+                    )
+                    best = max(best, gain)
+    return best
 
 
 @jit_inline
@@ -960,7 +1077,7 @@ def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     return pending
 
 
-@jit
+@jit_inline
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -1119,6 +1236,88 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
 
 
 @jit
+def pending_tables(st: Array, kingdoms: Any, tables: Any, r: int, work: Any) -> tuple[int, bool]:
+    """Before a greedy placement by realm r with dominoes pending (`pending_after_place`):
+    each pending domino's placements (`gains_before`) in work[13], and in work[14] the
+    domino, its placements' count and whether it shares a terrain with the placed one.
+    Returns how many (-1 when more than FAST: those are valued by playing each placement),
+    and whether any shares a terrain."""
+    cfg, dominoes = tables
+    pending = work[14]
+    domino = st[PLACING + st[TURN]]
+    fast = 0
+    sharing = False
+    for k in range(st[NLINE] + st[NPLACING]):
+        if k < st[NLINE]:
+            owner = st[CLAIMS + k]
+            other = st[LINE + k]
+            mine = owner >= 0 and cfg[REALM_OF + owner] == r
+        else:
+            j = k - st[NLINE]
+            other = st[PLACING + j]
+            mine = j > st[TURN] and cfg[REALM_OF + st[PLACERS + j]] == r
+        if not mine:
+            continue
+        if fast == FAST:
+            return -1, False
+        pending[0, fast] = other
+        pending[1, fast] = gains_before(kingdoms, tables, r, other, work, work[13][fast])
+        pending[2, fast] = not apart(dominoes, domino, other)
+        sharing |= pending[2, fast] != 0
+        fast += 1
+    return fast, sharing
+
+
+@jit_inline
+def pending_gains(
+    value: float,
+    kingdoms: Any,
+    tables: Any,
+    r: int,
+    domino: int,
+    code: int,
+    found: int,
+    fast: int,
+    sharing: bool,
+    work: Any,
+) -> float:
+    """`value` plus the best gain of each pending domino of `pending_tables` once realm r's
+    acting domino is placed by `code`, added one by one in their order (`evaluate`'s sum),
+    without searching their placements again: those that touch none of the new squares'
+    territories keep their gains (`gain_after`), and only those that touch one, when the
+    domino shares a terrain with the placed one, are searched, in the labels after it
+    (`relabel`, `touched_gain`)."""
+    rows, grid, crowns, info = kingdoms
+    cfg, dominoes = tables
+    pending = work[14]
+    labels = work[3]
+    near = work[16]
+    box = work[10]
+    saved = work[12]
+    for k in range(4):
+        box[k] = info[r, k]
+    kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
+    count = 0
+    if sharing:
+        count = relabel(grid, crowns, cfg, dominoes, r, code, domino, labels, work[4], found, saved)
+        near_territories(cfg, saved, count, labels, found, near, work[17])
+    g1, g2 = placed_squares(code, cfg)
+    for f in range(fast):
+        other = pending[0, f]
+        table = work[13][f]
+        touching = False
+        if pending[2, f]:
+            touching = touch_rows(dominoes, domino, other, cfg, near)
+        gain = gain_after(table, pending[1, f], info, r, cfg, g1, g2, near, touching)
+        if touching:
+            gain = max(gain, touched_gain(kingdoms, tables, r, other, work, near))
+        value += gain
+    restore_labels(labels, saved, count)
+    kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+    return value
+
+
+@jit
 def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
     action order broken by one uniform (drawn only for 2+ ties)."""
@@ -1153,8 +1352,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     after = work[11][1]
     found = 0
     fast = 0
-    slow = False
-    pending = work[14]
+    sharing = False
     if phase == PLACE:
         # A placement's pad follows from the pad and labels before it (`placed_pad`).
         quick = not pending_after_place(st, cfg, r)
@@ -1162,28 +1360,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
         for t in range(LAYERS - 1):
             found += before[2 + t]  # the territories labelled: one count each
         if not quick:
-            # The pending dominoes with no terrain in common with the placed one are valued
-            # from their placements before (`gains_before`); the others need the labels
-            # after each placement (`relabel`).
-            domino = st[PLACING + st[TURN]]
-            for k in range(st[NLINE] + st[NPLACING]):
-                if k < st[NLINE]:
-                    owner = st[CLAIMS + k]
-                    other = st[LINE + k]
-                    mine = owner >= 0 and cfg[REALM_OF + owner] == r
-                else:
-                    j = k - st[NLINE]
-                    other = st[PLACING + j]
-                    mine = j > st[TURN] and cfg[REALM_OF + st[PLACERS + j]] == r
-                if not mine:
-                    continue
-                if fast < FAST and apart(dominoes, domino, other):
-                    pending[0, fast] = other
-                    table = work[13][fast]
-                    pending[1, fast] = gains_before(kingdoms, tables, r, other, work, table)
-                    fast += 1
-                else:
-                    slow = True
+            fast, sharing = pending_tables(st, kingdoms, tables, r, work)
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
@@ -1193,14 +1370,19 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                 grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
             )
             at = realm_at(r)
+            coins = st[at + COINS]
+            if st[at + GUARD] > 0:
+                # `tax_value`: the turn goes on to TAX when the guard has a knight.
+                coins += placed_tax(st, r, size1, size2)
             if quick:
-                # `evaluate` without pending dominoes, through the knights (`tax_value`: the
-                # turn goes on to TAX when the guard has a knight), not played: placing
-                # changes nothing else that `pad_points` or the coins read.
-                coins = st[at + COINS]
-                if st[at + GUARD] > 0:
-                    coins += placed_tax(st, r, size1, size2)
+                # `evaluate` without pending dominoes, through the knights, not played:
+                # placing changes nothing else that `pad_points` or the coins read.
                 value = float(pad_points(st, r, after) + coins / 3)
+            elif fast >= 0:
+                value = pad_points(st, r, after) + coins / 3
+                value = pending_gains(
+                    value, kingdoms, tables, r, domino, code, found, fast, sharing, work
+                )
             else:
                 # Placed and taken back (the kingdom and `st`), not copied. The gains of the
                 # pending dominoes need the labels after the placement: only its new
@@ -1211,17 +1393,10 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                 if st[PHASE] == TAX:
                     st[at + COINS] += placed_tax(st, r, size1, size2)
                 saved = work[12]
-                count = 0
-                if slow:
-                    count = relabel(
-                        grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
-                    )
+                count = relabel(
+                    grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
+                )
                 forget_gains(st, memo)
-                g1, g2 = placed_squares(code, cfg)
-                for f in range(fast):
-                    memo[pending[0, f]] = gain_after(
-                        work[13][f], pending[1, f], info, r, cfg, g1, g2
-                    )
                 copy_into(memo, MAX_DOMINOES + 1, after, 0, 2 + LAYERS - 1)
                 memo[MAX_DOMINOES] = 1
                 value = evaluate(st, kingdoms, tables, p, work)
@@ -1328,8 +1503,10 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
         np.zeros(2 * squares + 4, np.int64),  # 12 labels put back after a placement
         np.zeros((FAST, Q_ORDER + 1, 4 * cfg[CELLS]), np.int64),  # 13 `gains_before` tables
-        np.zeros((2, FAST), np.int64),  # 14 their dominoes and placement counts
+        np.zeros((3, FAST), np.int64),  # 14 their dominoes, placement counts, terrains shared
         np.full(1, -1, np.int64),  # 15 the realm whose kingdom the memo holds, or -1
+        np.zeros((6, cfg[SIDE] + 2), np.int64),  # 16 a placement's `near` rows
+        np.arange(squares) // cfg[GRID_WIDTH],  # 17 the row of each grid square
     )
 
 
