@@ -264,9 +264,11 @@ def observe_kingdoms(
         if not pads[q, FRESH]:
             render_realm(st, kingdoms, cfg, work, extra, q)
         planes = planes_all[q]
-        start = j * size
+        # A view of the output and indices from 0: the copy is a loop of plain loads and
+        # stores that the compiler turns into block moves.
+        seat = out[j * size : (j + 1) * size]
         for k in range(size):
-            out[start + k] = planes[k]
+            seat[k] = planes[k]
 
 
 @jit
