@@ -217,6 +217,107 @@ def placed_squares(code: int, cfg: Array) -> tuple[int, int]:
     return grid_of(cell1, cfg), grid_of(cell2, cfg)
 
 
+# Every placement code decoded once per kernel call (`decode_placements`, work[18]), by
+# field: its grid squares, and the columns and rows of its squares (`kk.decode`), so that a
+# greedy search reads them instead of dividing by the kingdom's width for each.
+D_SQUARE1, D_SQUARE2, D_COLUMN1, D_ROW1, D_COLUMN2, D_ROW2 = range(6)
+DECODED = 6
+
+
+@jit_inline
+def set_decoded(
+    decoded: Array, code: int, column1: int, row1: int, column2: int, row2: int, gw: int
+) -> None:
+    decoded[D_SQUARE1, code] = (row1 + 1) * gw + column1 + 1
+    decoded[D_SQUARE2, code] = (row2 + 1) * gw + column2 + 1
+    decoded[D_COLUMN1, code] = column1
+    decoded[D_ROW1, code] = row1
+    decoded[D_COLUMN2, code] = column2
+    decoded[D_ROW2, code] = row2
+
+
+@jit
+def decode_placements(cfg: Array, decoded: Array) -> None:
+    """The D_ fields of every placement code (`direction * cells + cell`, any cell, any
+    direction), as `kk.decode` gives them; counted up, not divided (made at each batch step)."""
+    gw = cfg[GRID_WIDTH]
+    cells = cfg[CELLS]
+    width = cfg[WIDTH]
+    for direction in range(4):
+        # Square 2 is east, south, west or north of square 1.
+        dc = 1 if direction == 0 else (-1 if direction == 2 else 0)
+        dr = 1 if direction == 1 else (-1 if direction == 3 else 0)
+        row1 = 0
+        column1 = 0
+        for cell in range(cells):
+            code = direction * cells + cell
+            set_decoded(decoded, code, column1, row1, column1 + dc, row1 + dr, gw)
+            column1 += 1
+            if column1 == width:
+                column1 = 0
+                row1 += 1
+
+
+@jit_inline
+def lay(
+    kingdoms: Any, r: int, code: int, domino: int, dominoes: Array, cfg: Array, decoded: Array
+) -> None:
+    """`kk.place` from the decoded placement: the same squares, crowns and bounding box."""
+    rows, grid, crowns, info = kingdoms
+    column1, row1 = decoded[D_COLUMN1, code], decoded[D_ROW1, code]
+    column2, row2 = decoded[D_COLUMN2, code], decoded[D_ROW2, code]
+    t1, k1, t2, k2 = (
+        dominoes[domino, 0],
+        dominoes[domino, 1],
+        dominoes[domino, 2],
+        dominoes[domino, 3],
+    )
+    kk.set_square(rows, grid, crowns, r, column1, row1, t1, k1, cfg)
+    kk.set_square(rows, grid, crowns, r, column2, row2, t2, k2, cfg)
+    reach = cfg[kk.REACH]
+    info[r, kk.MIN_X] = min(info[r, kk.MIN_X], column1 - reach, column2 - reach)
+    info[r, kk.MAX_X] = max(info[r, kk.MAX_X], column1 - reach, column2 - reach)
+    info[r, kk.MIN_Y] = min(info[r, kk.MIN_Y], row1 - reach, row2 - reach)
+    info[r, kk.MAX_Y] = max(info[r, kk.MAX_Y], row1 - reach, row2 - reach)
+
+
+@jit_inline
+def lift(
+    kingdoms: Any,
+    r: int,
+    code: int,
+    domino: int,
+    dominoes: Array,
+    cfg: Array,
+    decoded: Array,
+    box: Array,
+) -> None:
+    """`kk.unplace` from the decoded placement; `box` is the bounding box from before."""
+    rows, grid, crowns, info = kingdoms
+    kk.clear_square(
+        rows,
+        grid,
+        crowns,
+        r,
+        decoded[D_COLUMN1, code],
+        decoded[D_ROW1, code],
+        dominoes[domino, 0],
+        cfg,
+    )
+    kk.clear_square(
+        rows,
+        grid,
+        crowns,
+        r,
+        decoded[D_COLUMN2, code],
+        decoded[D_ROW2, code],
+        dominoes[domino, 2],
+        cfg,
+    )
+    for k in range(4):
+        info[r, k] = box[k]
+
+
 @jit_inline
 def has_free_town(rows: Array, r: int, cfg: Array) -> bool:
     free = 0
@@ -739,7 +840,8 @@ def placed_pad(
     cfg: Array,
     dominoes: Array,
     r: int,
-    code: int,
+    g1: int,
+    g2: int,
     domino: int,
     labels: Array,
     terr: Array,
@@ -747,9 +849,10 @@ def placed_pad(
     old: Array,
     out: Array,
 ) -> tuple[int, int]:
-    """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
-    labels before (it labels nothing: the gains of pending dominoes need `relabel` after).
-    Returns the sizes of the territories of its two squares once placed (for `placed_tax`)."""
+    """`kingdom_pad` of realm r once `domino` is placed on grid squares g1 and g2, from its
+    pad `old` and its labels before (it labels nothing: the gains of pending dominoes need
+    `relabel` after). Returns the sizes of the territories of its two squares once placed
+    (for `placed_tax`)."""
     copy_into(out, 0, old, 0, 2 + LAYERS - 1)
     sizes = (0, 0)
     t1, k1, t2, k2 = (
@@ -758,7 +861,6 @@ def placed_pad(
         dominoes[domino, 2],
         dominoes[domino, 3],
     )
-    g1, g2 = placed_squares(code, cfg)
     gw = cfg[GRID_WIDTH]
     for square in range(1 if t1 == t2 else 2):
         if t1 == t2:
@@ -787,20 +889,18 @@ def relabel(
     grid: Array,
     crowns: Array,
     cfg: Array,
-    dominoes: Array,
     r: int,
-    code: int,
-    domino: int,
+    g1: int,
+    g2: int,
     labels: Array,
     terr: Array,
     found: int,
     saved: Array,
 ) -> int:
-    """Realm r's labels once `domino` is placed by `code` (just placed), from its labels
-    before (`found` territories): each new square's territory gets a new label, on its
-    squares and in `terr`, as labelling it again would give its territories. The labels it
-    overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
-    g1, g2 = placed_squares(code, cfg)
+    """Realm r's labels once a domino is placed on grid squares g1 and g2 (just placed), from
+    its labels before (`found` territories): each new square's territory gets a new label, on
+    its squares and in `terr`, as labelling it again would give its territories. The labels
+    it overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
     gw = cfg[GRID_WIDTH]
     saved[0] = g1
     saved[1] = labels[g1]
@@ -903,17 +1003,17 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
     rows, grid, _, info = kingdoms
     cfg, dominoes = tables
     codes = work[2]
+    decoded = work[18]
     count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
-    width = cfg[WIDTH]
     for q in range(count):
-        cell1, cell2 = placed_cells(codes[q], cfg)
-        g1 = grid_of(cell1, cfg)
-        g2 = grid_of(cell2, cfg)
+        code = codes[q]
+        g1 = decoded[D_SQUARE1, code]
+        g2 = decoded[D_SQUARE2, code]
         gain = placement_gain(grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6])
-        row1 = cell1 // width
-        row2 = cell2 // width
-        column1 = cell1 - row1 * width
-        column2 = cell2 - row2 * width
+        row1 = decoded[D_ROW1, code]
+        row2 = decoded[D_ROW2, code]
+        column1 = decoded[D_COLUMN1, code]
+        column2 = decoded[D_COLUMN2, code]
         table[Q_GAIN, q] = gain
         table[Q_SQUARE1, q] = g1
         table[Q_SQUARE2, q] = g2
@@ -1287,21 +1387,23 @@ def pending_gains(
     territories keep their gains (`gain_after`), and only those that touch one, when the
     domino shares a terrain with the placed one, are searched, in the labels after it
     (`relabel`, `touched_gain`)."""
-    rows, grid, crowns, info = kingdoms
+    _, grid, crowns, info = kingdoms
     cfg, dominoes = tables
     pending = work[14]
     labels = work[3]
     near = work[16]
     box = work[10]
     saved = work[12]
+    decoded = work[18]
+    g1 = decoded[D_SQUARE1, code]
+    g2 = decoded[D_SQUARE2, code]
     for k in range(4):
         box[k] = info[r, k]
-    kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
+    lay(kingdoms, r, code, domino, dominoes, cfg, decoded)
     count = 0
     if sharing:
-        count = relabel(grid, crowns, cfg, dominoes, r, code, domino, labels, work[4], found, saved)
+        count = relabel(grid, crowns, cfg, r, g1, g2, labels, work[4], found, saved)
         near_territories(cfg, saved, count, labels, found, near, work[17])
-    g1, g2 = placed_squares(code, cfg)
     for f in range(fast):
         other = pending[0, f]
         table = work[13][f]
@@ -1313,7 +1415,7 @@ def pending_gains(
             gain = max(gain, touched_gain(kingdoms, tables, r, other, work, near))
         value += gain
     restore_labels(labels, saved, count)
-    kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+    lift(kingdoms, r, code, domino, dominoes, cfg, decoded, box)
     return value
 
 
@@ -1366,8 +1468,10 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
         if phase == PLACE:
             code = action - PLACE_BASE
             domino = st[PLACING + st[TURN]]
+            g1 = work[18][D_SQUARE1, code]
+            g2 = work[18][D_SQUARE2, code]
             size1, size2 = placed_pad(
-                grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+                grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6], before, after
             )
             at = realm_at(r)
             coins = st[at + COINS]
@@ -1393,9 +1497,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                 if st[PHASE] == TAX:
                     st[at + COINS] += placed_tax(st, r, size1, size2)
                 saved = work[12]
-                count = relabel(
-                    grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
-                )
+                count = relabel(grid, crowns, cfg, r, g1, g2, work[3], work[4], found, saved)
                 forget_gains(st, memo)
                 copy_into(memo, MAX_DOMINOES + 1, after, 0, 2 + LAYERS - 1)
                 memo[MAX_DOMINOES] = 1
@@ -1447,16 +1549,20 @@ def keep_placed(
     `work`, and its pad in `work[11][0]`): the memo made the kingdom's once `code` is played
     (`placed_pad`, `relabel`, with no gains), so that the turn's next decisions, and the
     batch's pad figures, need not label it again."""
-    rows, grid, crowns, info = kingdoms
+    _, grid, crowns, info = kingdoms
     cfg, dominoes = tables
     memo = work[5]
     domino = st[PLACING + st[TURN]]
+    decoded = work[18]
+    g1 = decoded[D_SQUARE1, code]
+    g2 = decoded[D_SQUARE2, code]
     placed_pad(
         grid,
         cfg,
         dominoes,
         r,
-        code,
+        g1,
+        g2,
         domino,
         work[3],
         work[4],
@@ -1467,9 +1573,9 @@ def keep_placed(
     box = work[10]
     for k in range(4):
         box[k] = info[r, k]
-    kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
-    relabel(grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, work[12])
-    kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+    lay(kingdoms, r, code, domino, dominoes, cfg, decoded)
+    relabel(grid, crowns, cfg, r, g1, g2, work[3], work[4], found, work[12])
+    lift(kingdoms, r, code, domino, dominoes, cfg, decoded, box)
     forget_gains(st, memo)
     memo[MAX_DOMINOES] = 1
     work[15][0] = r
@@ -1488,6 +1594,8 @@ def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
 def _make_work(cfg: Array, squares: int) -> Any:
     """The scratch bundle of a turn and of the policies (made once per kernel call)."""
     actions = cfg[NUM_ACTIONS]
+    decoded = np.zeros((DECODED, 4 * cfg[CELLS]), np.int64)
+    decode_placements(cfg, decoded)
     return (
         np.zeros((3, cfg[SIDE] + 2), np.int64),  # 0 lanes
         np.zeros((DEPTH + 1, actions), np.int64),  # 1 legal actions by depth
@@ -1507,6 +1615,7 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.full(1, -1, np.int64),  # 15 the realm whose kingdom the memo holds, or -1
         np.zeros((6, cfg[SIDE] + 2), np.int64),  # 16 a placement's `near` rows
         np.arange(squares) // cfg[GRID_WIDTH],  # 17 the row of each grid square
+        decoded,  # 18 every placement code decoded (`decode_placements`)
     )
 
 
