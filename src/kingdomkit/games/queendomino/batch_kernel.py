@@ -37,7 +37,8 @@ these: after changing kernel.py (or Kingdomino's kernel), delete this package's 
 Versions (Queendomino rules version 2, observation layout version 2): 1, the first; 2, the
 same games and observations, faster (docs/benchmarks.md): the planes kept and copied flat, the
 pad figures made again only when the kingdom changed; 3, the same again, a greedy bot's
-placement leaving its kingdom's pad figures (kernel.py `keep_placed`).
+placement leaving its kingdom's pad figures (kernel.py `keep_placed`); 4, the same again, a
+realm's planes made from its rows' bits (only its occupied squares and its room looked at).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from typing import Any
 
 import numba
 
-from kingdomkit.games.compiling import jit, uniform
+from kingdomkit.games.compiling import jit, jit_inline, uniform
 from kingdomkit.games.kingdomino import kernel as kk
 from kingdomkit.games.queendomino import kernel as kn
 from kingdomkit.games.queendomino.encoding import (
@@ -86,6 +87,18 @@ PAD = 2 + kn.LAYERS - 1  # kernel.kingdom_pad's figures
 FRESH = PAD  # pads[r, FRESH]: 1 while realm r's planes are up to date
 PAD_FRESH = PAD + 1  # pads[r, PAD_FRESH]: 1 while its pad figures are (its kingdom unchanged)
 PAD_SIZE = PAD + 2
+
+
+@jit_inline
+def turned(seat: int, by: int, seats: int) -> int:
+    """(seat + by) % seats for seat in [0, seats) and by in (-seats, seats), without the
+    division (a few of these in every observation)."""
+    turned_seat = seat + by
+    if turned_seat >= seats:
+        return turned_seat - seats
+    if turned_seat < 0:
+        return turned_seat + seats
+    return turned_seat
 
 
 @jit
@@ -212,16 +225,24 @@ def render_realm(st: Array, kingdoms: Any, cfg: Array, work: Any, extra: Any, q:
     hi_c = info[q, kk.MIN_X] + 2 * reach
     lo_r = info[q, kk.MAX_Y]
     hi_r = info[q, kk.MIN_Y] + 2 * reach
+    frame = ((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1)
+    # Only the occupied squares and the free ones within the frame have a plane's 1: their
+    # rows' bits say which (the kingdom's OCCUPIED rows), not a look at every square.
     for r in range(side):
+        occupied = rows[q, kk.OCCUPIED, r + 1]
         sites = rows[q, kn.SITES, r + 1]
-        for c in range(side):
+        room = frame & ~occupied if lo_r <= r <= hi_r else 0
+        while room:
+            c = kk.trailing_zeros(room)
+            room &= room - 1
+            planes[ROOM_PLANE * area + r * side + c] = 1
+        while occupied:
+            c = kk.trailing_zeros(occupied)
+            occupied &= occupied - 1
             g = (r + 1) * gw + c + 1
             t = grid[q, g]
             at = r * side + c
-            if t == kk.EMPTY:
-                if lo_r <= r <= hi_r and lo_c <= c <= hi_c:
-                    planes[ROOM_PLANE * area + at] = 1
-            elif t == kk.CASTLE:
+            if t == kk.CASTLE:
                 planes[CASTLE_PLANE * area + at] = 1
             else:
                 planes[(TOWN_PLANE if t == kn.TOWN else t) * area + at] = 1
@@ -251,13 +272,15 @@ def observe_kingdoms(
     side = cfg[kk.SIDE]
     size = PLANES * side * side
     for j in range(realms):
-        q = (own + j) % realms
+        q = turned(own, j, realms)
         if not pads[q, FRESH]:
             render_realm(st, kingdoms, cfg, work, extra, q)
         planes = planes_all[q]
-        start = j * size
+        # A view of the output and indices from 0: the copy is a loop of plain loads and
+        # stores that the compiler turns into block moves.
+        seat = out[j * size : (j + 1) * size]
         for k in range(size):
-            out[start + k] = planes[k]
+            seat[k] = planes[k]
 
 
 @jit
@@ -291,7 +314,7 @@ def observe(
         copy_row(line[slot], 1, dominoes, st[kn.LINE + slot] + 1, DOMINO_WIDTH)
         owner = st[kn.CLAIMS + slot]
         if owner >= 0:
-            line[slot, 1 + DOMINO_WIDTH + (owner - observer) % players] = 1
+            line[slot, 1 + DOMINO_WIDTH + turned(owner, -observer, players)] = 1
     kings = kings_out[i]
     kings[:] = 0
     if phase != OVER:
@@ -304,7 +327,7 @@ def observe(
             owner = st[kn.PLACERS + king] if placers > 0 else st[kn.ORDER_AT + king]
             row = kings[king]
             row[0] = 1
-            row[1 + (owner - observer) % players] = 1
+            row[1 + turned(owner, -observer, players)] = 1
             if king < turn:
                 row[players + 1] = 1
             elif king == turn and acting:
@@ -316,12 +339,12 @@ def observe(
     seats = seats_out[i]
     seats[:] = 0
     for s in range(players):
-        seats[s, (cfg[kn.REALM_OF + (observer + s) % players] - own) % realms] = 1
+        seats[s, turned(cfg[kn.REALM_OF + turned(observer, s, players)], -own, realms)] = 1
     realm_rows = realms_out[i]
     knights_owned = 0
     towers_built = 0
     for j in range(realms):
-        q = (own + j) % realms
+        q = turned(own, j, realms)
         at = kn.realm_at(q)
         row = realm_rows[j]
         row[0] = st[at + kn.COINS]

@@ -41,9 +41,11 @@ Speed: everything a playout runs is compiled without numba's reference counting 
 which was three quarters of its time. A greedy placement is valued without being played
 through: the pad after it follows from the labels before it, and so do the labels after it,
 only the new squares' territories labelled again; the knights' best is the most coins, from
-the sizes of the new squares' territories; a pending domino with no terrain in common with the
-placed one keeps its placements and their gains, less those the placement takes or puts out
-of the frame (`gains_before`). A choice that cannot change the value is not looked through (a
+the sizes of the new squares' territories; a pending domino keeps its placements and their
+gains, less those the placement takes or puts out of the frame (`gains_before`), and only
+those that touch a new square's territory of their terrain are searched again
+(`touched_gain`), so a placement with dominoes pending is valued without being played
+either (`pending_gains`). A choice that cannot change the value is not looked through (a
 building without crowns is valued on one square, the Dragon is never worth its coin), and a
 crowned building only adds its crowns to its town territory. The memo of a realm's kingdom
 (its pad figures, labels and best gains) is kept from one greedy decision of a turn to the
@@ -213,6 +215,107 @@ def placed_squares(code: int, cfg: Array) -> tuple[int, int]:
     """The grid indices of square 1 and square 2 of a placement code."""
     cell1, cell2 = placed_cells(code, cfg)
     return grid_of(cell1, cfg), grid_of(cell2, cfg)
+
+
+# Every placement code decoded once per kernel call (`decode_placements`, work[18]), by
+# field: its grid squares, and the columns and rows of its squares (`kk.decode`), so that a
+# greedy search reads them instead of dividing by the kingdom's width for each.
+D_SQUARE1, D_SQUARE2, D_COLUMN1, D_ROW1, D_COLUMN2, D_ROW2 = range(6)
+DECODED = 6
+
+
+@jit_inline
+def set_decoded(
+    decoded: Array, code: int, column1: int, row1: int, column2: int, row2: int, gw: int
+) -> None:
+    decoded[D_SQUARE1, code] = (row1 + 1) * gw + column1 + 1
+    decoded[D_SQUARE2, code] = (row2 + 1) * gw + column2 + 1
+    decoded[D_COLUMN1, code] = column1
+    decoded[D_ROW1, code] = row1
+    decoded[D_COLUMN2, code] = column2
+    decoded[D_ROW2, code] = row2
+
+
+@jit
+def decode_placements(cfg: Array, decoded: Array) -> None:
+    """The D_ fields of every placement code (`direction * cells + cell`, any cell, any
+    direction), as `kk.decode` gives them; counted up, not divided (made at each batch step)."""
+    gw = cfg[GRID_WIDTH]
+    cells = cfg[CELLS]
+    width = cfg[WIDTH]
+    for direction in range(4):
+        # Square 2 is east, south, west or north of square 1.
+        dc = 1 if direction == 0 else (-1 if direction == 2 else 0)
+        dr = 1 if direction == 1 else (-1 if direction == 3 else 0)
+        row1 = 0
+        column1 = 0
+        for cell in range(cells):
+            code = direction * cells + cell
+            set_decoded(decoded, code, column1, row1, column1 + dc, row1 + dr, gw)
+            column1 += 1
+            if column1 == width:
+                column1 = 0
+                row1 += 1
+
+
+@jit_inline
+def lay(
+    kingdoms: Any, r: int, code: int, domino: int, dominoes: Array, cfg: Array, decoded: Array
+) -> None:
+    """`kk.place` from the decoded placement: the same squares, crowns and bounding box."""
+    rows, grid, crowns, info = kingdoms
+    column1, row1 = decoded[D_COLUMN1, code], decoded[D_ROW1, code]
+    column2, row2 = decoded[D_COLUMN2, code], decoded[D_ROW2, code]
+    t1, k1, t2, k2 = (
+        dominoes[domino, 0],
+        dominoes[domino, 1],
+        dominoes[domino, 2],
+        dominoes[domino, 3],
+    )
+    kk.set_square(rows, grid, crowns, r, column1, row1, t1, k1, cfg)
+    kk.set_square(rows, grid, crowns, r, column2, row2, t2, k2, cfg)
+    reach = cfg[kk.REACH]
+    info[r, kk.MIN_X] = min(info[r, kk.MIN_X], column1 - reach, column2 - reach)
+    info[r, kk.MAX_X] = max(info[r, kk.MAX_X], column1 - reach, column2 - reach)
+    info[r, kk.MIN_Y] = min(info[r, kk.MIN_Y], row1 - reach, row2 - reach)
+    info[r, kk.MAX_Y] = max(info[r, kk.MAX_Y], row1 - reach, row2 - reach)
+
+
+@jit_inline
+def lift(
+    kingdoms: Any,
+    r: int,
+    code: int,
+    domino: int,
+    dominoes: Array,
+    cfg: Array,
+    decoded: Array,
+    box: Array,
+) -> None:
+    """`kk.unplace` from the decoded placement; `box` is the bounding box from before."""
+    rows, grid, crowns, info = kingdoms
+    kk.clear_square(
+        rows,
+        grid,
+        crowns,
+        r,
+        decoded[D_COLUMN1, code],
+        decoded[D_ROW1, code],
+        dominoes[domino, 0],
+        cfg,
+    )
+    kk.clear_square(
+        rows,
+        grid,
+        crowns,
+        r,
+        decoded[D_COLUMN2, code],
+        decoded[D_ROW2, code],
+        dominoes[domino, 2],
+        cfg,
+    )
+    for k in range(4):
+        info[r, k] = box[k]
 
 
 @jit_inline
@@ -737,7 +840,8 @@ def placed_pad(
     cfg: Array,
     dominoes: Array,
     r: int,
-    code: int,
+    g1: int,
+    g2: int,
     domino: int,
     labels: Array,
     terr: Array,
@@ -745,9 +849,10 @@ def placed_pad(
     old: Array,
     out: Array,
 ) -> tuple[int, int]:
-    """`kingdom_pad` of realm r once `domino` is placed by `code`, from its pad `old` and its
-    labels before (it labels nothing: the gains of pending dominoes need `relabel` after).
-    Returns the sizes of the territories of its two squares once placed (for `placed_tax`)."""
+    """`kingdom_pad` of realm r once `domino` is placed on grid squares g1 and g2, from its
+    pad `old` and its labels before (it labels nothing: the gains of pending dominoes need
+    `relabel` after). Returns the sizes of the territories of its two squares once placed
+    (for `placed_tax`)."""
     copy_into(out, 0, old, 0, 2 + LAYERS - 1)
     sizes = (0, 0)
     t1, k1, t2, k2 = (
@@ -756,7 +861,6 @@ def placed_pad(
         dominoes[domino, 2],
         dominoes[domino, 3],
     )
-    g1, g2 = placed_squares(code, cfg)
     gw = cfg[GRID_WIDTH]
     for square in range(1 if t1 == t2 else 2):
         if t1 == t2:
@@ -785,20 +889,18 @@ def relabel(
     grid: Array,
     crowns: Array,
     cfg: Array,
-    dominoes: Array,
     r: int,
-    code: int,
-    domino: int,
+    g1: int,
+    g2: int,
     labels: Array,
     terr: Array,
     found: int,
     saved: Array,
 ) -> int:
-    """Realm r's labels once `domino` is placed by `code` (just placed), from its labels
-    before (`found` territories): each new square's territory gets a new label, on its
-    squares and in `terr`, as labelling it again would give its territories. The labels it
-    overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
-    g1, g2 = placed_squares(code, cfg)
+    """Realm r's labels once a domino is placed on grid squares g1 and g2 (just placed), from
+    its labels before (`found` territories): each new square's territory gets a new label, on
+    its squares and in `terr`, as labelling it again would give its territories. The labels
+    it overwrites go to `saved` (square, label); returns their count, for `restore_labels`."""
     gw = cfg[GRID_WIDTH]
     saved[0] = g1
     saved[1] = labels[g1]
@@ -878,33 +980,40 @@ def apart(dominoes: Array, a: int, b: int) -> bool:
     return True
 
 
-# A pending domino's placements before a greedy placement, by field (`gains_before`).
-Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R, Q_ORDER = range(8)
+# A pending domino's placements before a greedy placement, by field (`gains_before`): its
+# gain, its grid squares, its frame (the columns and rows it spans), its squares' lane rows
+# and columns (bit c of a row of `placement_lanes`), and the placements by gain.
+Q_GAIN, Q_SQUARE1, Q_SQUARE2, Q_LO_C, Q_HI_C, Q_LO_R, Q_HI_R = range(7)
+Q_ROW1, Q_COLUMN1, Q_ROW2, Q_COLUMN2, Q_ORDER = range(7, 12)
 FAST = 4  # pending dominoes valued so at the most (the others as `evaluate` does)
+# Rows of the `near` scratch (`near_territories`): the new squares' two territories, the
+# squares next to each, and the squares where a pending domino's square 1 and square 2 touch
+# one of its terrain.
+NEW1, NEW2, NEAR1, NEAR2, TOUCH1, TOUCH2 = range(6)
 
 
 @jit
 def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, table: Array) -> int:
-    """Every legal placement of `domino` in realm r's labelled kingdom into `table`: its
-    gain, its grid squares and its frame (the columns and rows it spans), and in row Q_ORDER
-    the placements by gain, the highest first. Returns how many. Once a placement of a domino
-    with no terrain in common is made, the placements of `domino` still legal are these minus
-    those on its squares or out of the narrower frame (it connects none: no terrain to
-    connect to), with the same gains (it touches none of their territories): `gain_after`."""
+    """Every legal placement of `domino` in realm r's labelled kingdom into `table`, by the
+    Q_ fields, the highest gain first in row Q_ORDER. Returns how many. Once another domino is
+    placed, the placements of `domino` still legal are these minus those on its squares or
+    out of the narrower frame, plus new ones next to its squares; and those that touch none of
+    the territories of its squares keep their gains (their neighbours' territories are the
+    same): `gain_after` and `touched_gain`."""
     rows, grid, _, info = kingdoms
     cfg, dominoes = tables
     codes = work[2]
+    decoded = work[18]
     count = kk.legal_placements(rows, info, r, domino, dominoes, cfg, work[0], codes)
-    width = cfg[WIDTH]
     for q in range(count):
-        cell1, cell2 = placed_cells(codes[q], cfg)
-        g1 = grid_of(cell1, cfg)
-        g2 = grid_of(cell2, cfg)
+        code = codes[q]
+        g1 = decoded[D_SQUARE1, code]
+        g2 = decoded[D_SQUARE2, code]
         gain = placement_gain(grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6])
-        row1 = cell1 // width
-        row2 = cell2 // width
-        column1 = cell1 - row1 * width
-        column2 = cell2 - row2 * width
+        row1 = decoded[D_ROW1, code]
+        row2 = decoded[D_ROW2, code]
+        column1 = decoded[D_COLUMN1, code]
+        column2 = decoded[D_COLUMN2, code]
         table[Q_GAIN, q] = gain
         table[Q_SQUARE1, q] = g1
         table[Q_SQUARE2, q] = g2
@@ -912,6 +1021,10 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
         table[Q_HI_C, q] = max(column1, column2)
         table[Q_LO_R, q] = min(row1, row2)
         table[Q_HI_R, q] = max(row1, row2)
+        table[Q_ROW1, q] = row1 + 1
+        table[Q_COLUMN1, q] = column1
+        table[Q_ROW2, q] = row2 + 1
+        table[Q_COLUMN2, q] = column2
         j = q
         while j > 0 and table[Q_GAIN, table[Q_ORDER, j - 1]] < gain:
             table[Q_ORDER, j] = table[Q_ORDER, j - 1]
@@ -921,11 +1034,22 @@ def gains_before(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, tab
 
 
 @jit_inline
-def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: int, g2: int) -> int:
-    """The best gain of a domino whose placements before are in `table` (`gains_before`) once
-    a domino with no terrain in common is on grid squares g1 and g2 (realm r's bounding box
-    in `info` grown with it): the first by gain neither on those squares nor out of the
-    frame, else 0 (as `kk.best_gain`)."""
+def gain_after(
+    table: Array,
+    count: int,
+    info: Array,
+    r: int,
+    cfg: Array,
+    g1: int,
+    g2: int,
+    near: Array,
+    touching: bool,
+) -> int:
+    """The best gain of a domino whose placements before are in `table` (`gains_before`),
+    among those still legal once a domino is on grid squares g1 and g2 (realm r's bounding
+    box in `info` grown with it) and, when `touching`, touching none of its territories (the
+    TOUCH rows of `near`): the first by gain neither on those squares nor out of the frame
+    nor touching, else 0 (as `kk.best_gain`)."""
     reach = cfg[kk.REACH]
     lo_c = info[r, kk.MAX_X]
     hi_c = info[r, kk.MIN_X] + 2 * reach
@@ -941,8 +1065,101 @@ def gain_after(table: Array, count: int, info: Array, r: int, cfg: Array, g1: in
             continue
         if table[Q_LO_R, q] < lo_r or table[Q_HI_R, q] > hi_r:
             continue
+        if touching and (
+            near[TOUCH1, table[Q_ROW1, q]] >> table[Q_COLUMN1, q] & 1
+            or near[TOUCH2, table[Q_ROW2, q]] >> table[Q_COLUMN2, q] & 1
+        ):
+            continue
         return int(table[Q_GAIN, q])
     return 0
+
+
+@jit_inline
+def near_territories(
+    cfg: Array, saved: Array, count: int, labels: Array, found: int, near: Array, row_of: Array
+) -> None:
+    """The NEW rows of `near`: the squares of the territories of a placement's two squares,
+    those `relabel` labelled (its `saved` squares, labels `found` and `found + 1`); the NEAR
+    rows: the squares next to each. `row_of[g]`: grid square g's row."""
+    side = cfg[SIDE]
+    gw = cfg[GRID_WIDTH]
+    for i in range(side + 2):
+        near[NEW1, i] = 0
+        near[NEW2, i] = 0
+        near[NEAR1, i] = 0
+        near[NEAR2, i] = 0
+    for j in range(count):
+        g = saved[2 * j]
+        i = row_of[g]
+        near[NEW1 + labels[g] - found, i] |= 1 << (g - i * gw - 1)
+    for k in range(2):
+        for i in range(1, side + 1):
+            own = near[NEW1 + k, i]
+            near[NEAR1 + k, i] = (own << 1) | (own >> 1) | near[NEW1 + k, i - 1]
+            near[NEAR1 + k, i] |= near[NEW1 + k, i + 1]
+
+
+@jit_inline
+def touch_rows(dominoes: Array, placed: int, domino: int, cfg: Array, near: Array) -> bool:
+    """The TOUCH rows of `near` for `domino` once `placed` is placed (`near_territories`):
+    the squares where its square 1 (row TOUCH1) or its square 2 (TOUCH2) would join a
+    territory of a placed square of its terrain. Returns whether any."""
+    t1, t2 = dominoes[placed, 0], dominoes[placed, 2]
+    any_touch = 0
+    for k in range(2):
+        t = dominoes[domino, 2 * k]
+        for i in range(cfg[SIDE] + 2):
+            rows = 0
+            if t == t1:
+                rows |= near[NEAR1, i]
+            if t == t2:
+                rows |= near[NEAR2, i]
+            near[TOUCH1 + k, i] = rows
+            any_touch |= rows
+    return any_touch != 0
+
+
+@jit_inline
+def touched_gain(kingdoms: Any, tables: Any, r: int, domino: int, work: Any, near: Array) -> int:
+    """The best gain of `domino` in realm r's labelled kingdom among its legal placements that
+    touch a new territory (the TOUCH rows of `near`), else 0: the others keep their gains
+    before (`gain_after`). A square that touches one is next to a square of its terrain, so
+    such a placement is legal when both its squares are free and within the frame (as
+    `kk.placement_lanes` has it); each is tried from its touching square, in the four
+    directions (a domino with two like squares, listed in two, has the same gain turned)."""
+    rows, grid, _, info = kingdoms
+    cfg, dominoes = tables
+    reach = cfg[kk.REACH]
+    gw = cfg[GRID_WIDTH]
+    lo_c = info[r, kk.MAX_X]
+    hi_c = info[r, kk.MIN_X] + 2 * reach
+    lo_i = info[r, kk.MAX_Y] + 1
+    hi_i = info[r, kk.MIN_Y] + 2 * reach + 1
+    columns = ((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1)
+    best = 0
+    for k in range(2):  # the touching square: square 1, then square 2
+        for i in range(lo_i, hi_i + 1):
+            board = near[TOUCH1 + k, i] & columns & ~rows[r, kk.OCCUPIED, i]
+            while board:
+                c = trailing_zeros(board)
+                board &= board - 1
+                g = i * gw + c + 1
+                for direction in range(4):
+                    # The other square: east, south, west or north of it.
+                    other_i = i + (1 if direction == 1 else (-1 if direction == 3 else 0))
+                    other_c = c + (1 if direction == 0 else (-1 if direction == 2 else 0))
+                    if other_i < lo_i or other_i > hi_i or other_c < lo_c or other_c > hi_c:
+                        continue
+                    if rows[r, kk.OCCUPIED, other_i] >> other_c & 1:
+                        continue
+                    h = other_i * gw + other_c + 1
+                    g1 = g if k == 0 else h
+                    g2 = h if k == 0 else g
+                    gain = placement_gain(
+                        grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6]
+                    )
+                    best = max(best, gain)
+    return best
 
 
 @jit_inline
@@ -960,7 +1177,7 @@ def pending_after_place(st: Array, cfg: Array, r: int) -> bool:
     return pending
 
 
-@jit
+@jit_inline
 def gain_of(st: Array, kingdoms: Any, tables: Any, r: int, domino: int, work: Any) -> int:
     """The best gain of `domino` in realm r's labelled kingdom, memoised in `work`'s memo
     (-1: not yet; the greedy search clears it whenever the kingdom changes, and with it the
@@ -1119,6 +1336,90 @@ def site_value(st: Array, kingdoms: Any, tables: Any, p: int, cell: int, work: A
 
 
 @jit
+def pending_tables(st: Array, kingdoms: Any, tables: Any, r: int, work: Any) -> tuple[int, bool]:
+    """Before a greedy placement by realm r with dominoes pending (`pending_after_place`):
+    each pending domino's placements (`gains_before`) in work[13], and in work[14] the
+    domino, its placements' count and whether it shares a terrain with the placed one.
+    Returns how many (-1 when more than FAST: those are valued by playing each placement),
+    and whether any shares a terrain."""
+    cfg, dominoes = tables
+    pending = work[14]
+    domino = st[PLACING + st[TURN]]
+    fast = 0
+    sharing = False
+    for k in range(st[NLINE] + st[NPLACING]):
+        if k < st[NLINE]:
+            owner = st[CLAIMS + k]
+            other = st[LINE + k]
+            mine = owner >= 0 and cfg[REALM_OF + owner] == r
+        else:
+            j = k - st[NLINE]
+            other = st[PLACING + j]
+            mine = j > st[TURN] and cfg[REALM_OF + st[PLACERS + j]] == r
+        if not mine:
+            continue
+        if fast == FAST:
+            return -1, False
+        pending[0, fast] = other
+        pending[1, fast] = gains_before(kingdoms, tables, r, other, work, work[13][fast])
+        pending[2, fast] = not apart(dominoes, domino, other)
+        sharing |= pending[2, fast] != 0
+        fast += 1
+    return fast, sharing
+
+
+@jit_inline
+def pending_gains(
+    value: float,
+    kingdoms: Any,
+    tables: Any,
+    r: int,
+    domino: int,
+    code: int,
+    found: int,
+    fast: int,
+    sharing: bool,
+    work: Any,
+) -> float:
+    """`value` plus the best gain of each pending domino of `pending_tables` once realm r's
+    acting domino is placed by `code`, added one by one in their order (`evaluate`'s sum),
+    without searching their placements again: those that touch none of the new squares'
+    territories keep their gains (`gain_after`), and only those that touch one, when the
+    domino shares a terrain with the placed one, are searched, in the labels after it
+    (`relabel`, `touched_gain`)."""
+    _, grid, crowns, info = kingdoms
+    cfg, dominoes = tables
+    pending = work[14]
+    labels = work[3]
+    near = work[16]
+    box = work[10]
+    saved = work[12]
+    decoded = work[18]
+    g1 = decoded[D_SQUARE1, code]
+    g2 = decoded[D_SQUARE2, code]
+    for k in range(4):
+        box[k] = info[r, k]
+    lay(kingdoms, r, code, domino, dominoes, cfg, decoded)
+    count = 0
+    if sharing:
+        count = relabel(grid, crowns, cfg, r, g1, g2, labels, work[4], found, saved)
+        near_territories(cfg, saved, count, labels, found, near, work[17])
+    for f in range(fast):
+        other = pending[0, f]
+        table = work[13][f]
+        touching = False
+        if pending[2, f]:
+            touching = touch_rows(dominoes, domino, other, cfg, near)
+        gain = gain_after(table, pending[1, f], info, r, cfg, g1, g2, near, touching)
+        if touching:
+            gain = max(gain, touched_gain(kingdoms, tables, r, other, work, near))
+        value += gain
+    restore_labels(labels, saved, count)
+    lift(kingdoms, r, code, domino, dominoes, cfg, decoded, box)
+    return value
+
+
+@jit
 def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) -> int:
     """`bots.greedy.greedy_action`: the best `evaluate` at the end of the turn, ties in
     action order broken by one uniform (drawn only for 2+ ties)."""
@@ -1153,8 +1454,7 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
     after = work[11][1]
     found = 0
     fast = 0
-    slow = False
-    pending = work[14]
+    sharing = False
     if phase == PLACE:
         # A placement's pad follows from the pad and labels before it (`placed_pad`).
         quick = not pending_after_place(st, cfg, r)
@@ -1162,45 +1462,31 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
         for t in range(LAYERS - 1):
             found += before[2 + t]  # the territories labelled: one count each
         if not quick:
-            # The pending dominoes with no terrain in common with the placed one are valued
-            # from their placements before (`gains_before`); the others need the labels
-            # after each placement (`relabel`).
-            domino = st[PLACING + st[TURN]]
-            for k in range(st[NLINE] + st[NPLACING]):
-                if k < st[NLINE]:
-                    owner = st[CLAIMS + k]
-                    other = st[LINE + k]
-                    mine = owner >= 0 and cfg[REALM_OF + owner] == r
-                else:
-                    j = k - st[NLINE]
-                    other = st[PLACING + j]
-                    mine = j > st[TURN] and cfg[REALM_OF + st[PLACERS + j]] == r
-                if not mine:
-                    continue
-                if fast < FAST and apart(dominoes, domino, other):
-                    pending[0, fast] = other
-                    table = work[13][fast]
-                    pending[1, fast] = gains_before(kingdoms, tables, r, other, work, table)
-                    fast += 1
-                else:
-                    slow = True
+            fast, sharing = pending_tables(st, kingdoms, tables, r, work)
     for i in range(n):
         action = legal[i]
         if phase == PLACE:
             code = action - PLACE_BASE
             domino = st[PLACING + st[TURN]]
+            g1 = work[18][D_SQUARE1, code]
+            g2 = work[18][D_SQUARE2, code]
             size1, size2 = placed_pad(
-                grid, cfg, dominoes, r, code, domino, work[3], work[4], work[6], before, after
+                grid, cfg, dominoes, r, g1, g2, domino, work[3], work[4], work[6], before, after
             )
             at = realm_at(r)
+            coins = st[at + COINS]
+            if st[at + GUARD] > 0:
+                # `tax_value`: the turn goes on to TAX when the guard has a knight.
+                coins += placed_tax(st, r, size1, size2)
             if quick:
-                # `evaluate` without pending dominoes, through the knights (`tax_value`: the
-                # turn goes on to TAX when the guard has a knight), not played: placing
-                # changes nothing else that `pad_points` or the coins read.
-                coins = st[at + COINS]
-                if st[at + GUARD] > 0:
-                    coins += placed_tax(st, r, size1, size2)
+                # `evaluate` without pending dominoes, through the knights, not played:
+                # placing changes nothing else that `pad_points` or the coins read.
                 value = float(pad_points(st, r, after) + coins / 3)
+            elif fast >= 0:
+                value = pad_points(st, r, after) + coins / 3
+                value = pending_gains(
+                    value, kingdoms, tables, r, domino, code, found, fast, sharing, work
+                )
             else:
                 # Placed and taken back (the kingdom and `st`), not copied. The gains of the
                 # pending dominoes need the labels after the placement: only its new
@@ -1211,17 +1497,8 @@ def greedy_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
                 if st[PHASE] == TAX:
                     st[at + COINS] += placed_tax(st, r, size1, size2)
                 saved = work[12]
-                count = 0
-                if slow:
-                    count = relabel(
-                        grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, saved
-                    )
+                count = relabel(grid, crowns, cfg, r, g1, g2, work[3], work[4], found, saved)
                 forget_gains(st, memo)
-                g1, g2 = placed_squares(code, cfg)
-                for f in range(fast):
-                    memo[pending[0, f]] = gain_after(
-                        work[13][f], pending[1, f], info, r, cfg, g1, g2
-                    )
                 copy_into(memo, MAX_DOMINOES + 1, after, 0, 2 + LAYERS - 1)
                 memo[MAX_DOMINOES] = 1
                 value = evaluate(st, kingdoms, tables, p, work)
@@ -1272,16 +1549,20 @@ def keep_placed(
     `work`, and its pad in `work[11][0]`): the memo made the kingdom's once `code` is played
     (`placed_pad`, `relabel`, with no gains), so that the turn's next decisions, and the
     batch's pad figures, need not label it again."""
-    rows, grid, crowns, info = kingdoms
+    _, grid, crowns, info = kingdoms
     cfg, dominoes = tables
     memo = work[5]
     domino = st[PLACING + st[TURN]]
+    decoded = work[18]
+    g1 = decoded[D_SQUARE1, code]
+    g2 = decoded[D_SQUARE2, code]
     placed_pad(
         grid,
         cfg,
         dominoes,
         r,
-        code,
+        g1,
+        g2,
         domino,
         work[3],
         work[4],
@@ -1292,9 +1573,9 @@ def keep_placed(
     box = work[10]
     for k in range(4):
         box[k] = info[r, k]
-    kk.place(rows, grid, crowns, info, r, code, domino, dominoes, cfg)
-    relabel(grid, crowns, cfg, dominoes, r, code, domino, work[3], work[4], found, work[12])
-    kk.unplace(rows, grid, crowns, info, r, code, domino, dominoes, cfg, box)
+    lay(kingdoms, r, code, domino, dominoes, cfg, decoded)
+    relabel(grid, crowns, cfg, r, g1, g2, work[3], work[4], found, work[12])
+    lift(kingdoms, r, code, domino, dominoes, cfg, decoded, box)
     forget_gains(st, memo)
     memo[MAX_DOMINOES] = 1
     work[15][0] = r
@@ -1313,6 +1594,8 @@ def random_action(st: Array, kingdoms: Any, tables: Any, rng: Array, work: Any) 
 def _make_work(cfg: Array, squares: int) -> Any:
     """The scratch bundle of a turn and of the policies (made once per kernel call)."""
     actions = cfg[NUM_ACTIONS]
+    decoded = np.zeros((DECODED, 4 * cfg[CELLS]), np.int64)
+    decode_placements(cfg, decoded)
     return (
         np.zeros((3, cfg[SIDE] + 2), np.int64),  # 0 lanes
         np.zeros((DEPTH + 1, actions), np.int64),  # 1 legal actions by depth
@@ -1328,8 +1611,11 @@ def _make_work(cfg: Array, squares: int) -> Any:
         np.zeros((3, MAX_REALMS + LAYERS + 2), np.int64),  # 11 the final pads
         np.zeros(2 * squares + 4, np.int64),  # 12 labels put back after a placement
         np.zeros((FAST, Q_ORDER + 1, 4 * cfg[CELLS]), np.int64),  # 13 `gains_before` tables
-        np.zeros((2, FAST), np.int64),  # 14 their dominoes and placement counts
+        np.zeros((3, FAST), np.int64),  # 14 their dominoes, placement counts, terrains shared
         np.full(1, -1, np.int64),  # 15 the realm whose kingdom the memo holds, or -1
+        np.zeros((6, cfg[SIDE] + 2), np.int64),  # 16 a placement's `near` rows
+        np.arange(squares) // cfg[GRID_WIDTH],  # 17 the row of each grid square
+        decoded,  # 18 every placement code decoded (`decode_placements`)
     )
 
 
