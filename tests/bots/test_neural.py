@@ -339,7 +339,7 @@ def test_without_weights_the_network_shipped_for_the_table_plays(
     save_network(tmp_path / "kingdomino-2p.npz", shipped.header, shipped.arrays)
     monkeypatch.setattr(networks, "SHIPPED", tmp_path)
     bot = make_bot("neural:playouts=2")
-    assert bot.unfit(two) is None
+    assert isinstance(bot, NeuralBot) and bot.unfit(two) is None
     played = play(two, [bot, make_bot("random")], seed=5)
     assert replay_actions(two, played.actions) == played.final_state
     four = make_game("kingdomino", {"players": 4})
