@@ -298,6 +298,7 @@ def test_a_new_run_trains_on_from_a_network_file(
     header = load_network(then / "network.npz").header
     assert header["started_from"] == start.header["produced_by"]
     assert main([*argv, "--iterations", "2"]) == 0  # resumed with the same start
+    assert load_network(then / "network.npz").header["started_from"] == header["started_from"]
 
     four = tmp_path / "four.npz"
     net = random_network(make_game("kingdomino", {"players": 4}))

@@ -198,6 +198,9 @@ class Run:
             "command": " ; ".join(self.commands),
             "commit": " ; ".join(dict.fromkeys(self.commits)),
         }
+        if self.settings.start:  # where the run began, as its first network file says
+            began = load_network(directory / NETWORK).header.get("started_from", {})
+            self.header["started_from"] = began
         state = torch.load(directory / kept["model"], weights_only=True)
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
