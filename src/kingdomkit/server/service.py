@@ -134,6 +134,7 @@ class Tables:
         self.ended: Callable[[str], None] | None = None  # forgets a session ended elsewhere
         self.presence = Presence()  # who has tables open in the other processes
         self.sockets: Mapping[str, int] = {}  # WebSockets open here, by key (share_sockets)
+        self.telling = asyncio.Lock()  # announcements go out in the order they were made
         if jobs is not None:
             hub.elsewhere = self.presence.holders
             hub.on_presence = self._announce
@@ -894,7 +895,14 @@ class Tables:
 
     def _announce(self, table_id: str, holder: str, here: bool) -> None:
         """Tell the other processes a holder opened (or closed) the table here."""
-        self._spawn(asyncio.to_thread(self.store.announce, "here", table_id, holder, int(here)))
+        self._spawn(self._told("here", table_id, holder, int(here)))
+
+    async def _told(self, *parts: object) -> None:
+        """NOTIFY `parts`, after every announcement asked before it: each is sent from a
+        thread of its own, and a later count must not overtake an earlier one (the lock
+        lets its waiters in the order they came)."""
+        async with self.telling:
+            await asyncio.to_thread(self.store.announce, *parts)
 
     def share_sockets(self, guard: Guard) -> None:
         """Have `guard`'s limits on WebSockets open count every process's (presence.py):
@@ -906,7 +914,7 @@ class Tables:
     def _announce_sockets(self, counts: Mapping[str, int]) -> None:
         """Tell the other processes this one's new counts of open WebSockets (one NOTIFY)."""
         pairs = [str(part) for item in counts.items() for part in item]
-        self._spawn(asyncio.to_thread(self.store.announce, "sockets", *pairs))
+        self._spawn(self._told("sockets", *pairs))
 
     async def _present_elsewhere(self, origin: str, kind: str, parts: list[str]) -> None:
         if kind == "here":
