@@ -32,8 +32,10 @@ from kingdomkit.core.protocol import Game  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
 from kingdomkit.learn import loop  # noqa: E402
 from kingdomkit.learn.__main__ import main  # noqa: E402
+from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
 from kingdomkit.learn.records import Records, self_play  # noqa: E402
+from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
 
 SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
 TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
@@ -186,6 +188,13 @@ def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
     assert [int(r["iteration"]) for r in rows] == [1, 2]
     assert [int(r["games"]) for r in rows] == [1, 2]
     assert all(r["opponent"] == "greedy" and 0 <= float(r["win_share"]) <= 1 for r in rows)
+    # how the network predicted each iteration's games before training on them
+    assert all(float(r["fresh_policy_kl"]) >= 0 for r in rows)
+    assert all(np.isfinite(float(r["fresh_value_explained"])) for r in rows)
+    older = tmp_path / "older.csv"  # a curve from before these columns reads back
+    lines = (out / "curve.csv").read_text().splitlines()
+    older.write_text("".join(line.rsplit(",", 3)[0] + "\n" for line in lines))
+    assert np.isnan(read_csv(older)[1].fresh_value_explained)
 
     network = load_network(out / "network.npz")
     assert "--iterations 2" in network.header["produced_by"]["command"]
@@ -225,13 +234,43 @@ def test_a_run_from_before_the_value_mix_resumes_learning_from_outcomes(
     out = tmp_path / "run"
     assert main([*TINY_RUN, "--out", str(out), "--iterations", "1", "--value-mix", "0"]) == 0
     saved = json.loads((out / "run.json").read_text())
-    del saved["settings"]["value_mix"]  # as run.json was before the setting
+    for name in ("value_mix", "reuse", "value_weight"):  # as run.json was before them
+        del saved["settings"][name]
     (out / "run.json").write_text(json.dumps(saved))
     assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 2  # the default mixes
-    assert "other settings (value_mix)" in capsys.readouterr().err
-    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1", "--value-mix", "0"]) == 0
+    assert "other settings (reuse, value_mix, value_weight)" in capsys.readouterr().err
+    as_made = ["--value-mix", "0", "--reuse", "0", "--value-weight", "1"]
+    assert main(["--out", str(out), "--iterations", "2"]) == 0  # resumed as it was made
     kept = loop.kept_settings(out)
-    assert kept is not None and kept.value_mix == 0.0
+    assert kept is not None and (kept.value_mix, kept.reuse, kept.value_weight) == (0, 0, 1)
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "2", *as_made]) == 0
+
+
+def test_training_draws_as_many_records_as_asked_and_learns_what_it_is_shown() -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    records, _ = self_play(game, "mcts:playouts=8", 5, layout, value_mix=1.0)
+    torch.manual_seed(0)
+    model = PolicyValueNet(layout, TINY)
+    fit_scales(model, records)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    before = validate(model, records)
+    drawn: list[int] = []
+    samples = 60 * len(records) + 37  # 60 passes and part of another
+    train(model, optimizer, records, samples, 64, 0, value_weight=30, step=drawn.append)
+    assert sum(drawn) == samples and max(drawn) == 64
+    after = validate(model, records)  # the records it was shown: it must have learnt them
+    assert after.policy_kl < before.policy_kl
+    assert after.value_explained > max(before.value_explained, 0.2)
+    assert after.points_explained > max(before.points_explained, 0.2)
+    assert before.policy_kl >= 0 and after.policy_kl >= 0  # a divergence
+
+
+def test_explained_variance_is_one_for_the_targets_and_zero_for_their_mean() -> None:
+    target = np.array([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]], np.float32)
+    assert explained(target, target) == 1.0
+    assert abs(explained(np.full_like(target, target.mean()), target)) < 1e-6
+    assert np.isnan(explained(np.ones(3), np.ones(3)))  # targets that do not vary
 
 
 def test_no_two_games_of_a_run_share_a_seed() -> None:

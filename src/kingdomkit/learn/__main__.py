@@ -65,10 +65,24 @@ def parser() -> argparse.ArgumentParser:
         f"(0 to 1; {DEFAULTS.value_mix:g})",
     )
     p.add_argument(
+        "--reuse",
+        type=float,
+        default=DEFAULTS.reuse,
+        help="records trained on per iteration, as a multiple of the records it added, "
+        f"drawn from the window; 0: --epochs passes over the whole window ({DEFAULTS.reuse:g})",
+    )
+    p.add_argument(
+        "--value-weight",
+        type=float,
+        default=DEFAULTS.value_weight,
+        help="the weight of the value and points errors in the loss, the policy's being 1 "
+        f"({DEFAULTS.value_weight:g})",
+    )
+    p.add_argument(
         "--epochs",
         type=int,
         default=DEFAULTS.epochs,
-        help=f"passes over the records per iteration ({DEFAULTS.epochs})",
+        help=f"with --reuse 0: passes over the whole window per iteration ({DEFAULTS.epochs})",
     )
     p.add_argument(
         "--batch", type=int, default=DEFAULTS.batch, help=f"records a step ({DEFAULTS.batch})"
@@ -125,6 +139,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         games=args.games,
         explore=max(0, args.explore),
         value_mix=args.value_mix,
+        reuse=args.reuse,
+        value_weight=args.value_weight,
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,
@@ -154,6 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise KingdomkitError("--seed must be at least 0")
         if not 0.0 <= args.value_mix <= 1.0:
             raise KingdomkitError("--value-mix must be between 0 and 1")
+        for name in ("reuse", "value_weight"):
+            if not 0.0 <= getattr(args, name) <= 1000.0:
+                raise KingdomkitError(f"--{name.replace('_', '-')} must be between 0 and 1000")
         if args.game is None:
             settings = kept_settings(args.out)
             if settings is None:

@@ -1,4 +1,5 @@
-"""The learning curve: strength against fixed opponents after each iteration, as CSV and PNG.
+"""The learning curve: strength against fixed opponents after each iteration, as CSV and PNG,
+with how well the network predicted the games it had not yet seen (train.validate).
 
 Strength is measured by the `neural` bot with the iteration's network against each opponent
 on the same deals at every iteration (loop.game_seed's, fixed for the run, the network's seat
@@ -10,6 +11,7 @@ other player's).
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -35,6 +37,11 @@ class Point:
     eval_games: int
     win_share: float
     margin: float
+    # how well the network before this iteration's training predicted its fresh games
+    # (train.validate; nan in curves from before they were measured)
+    fresh_policy_kl: float = math.nan
+    fresh_value_explained: float = math.nan
+    fresh_points_explained: float = math.nan
 
 
 def strength(
@@ -88,13 +95,14 @@ def read_csv(path: Path) -> list[Point]:
 
 
 def plot(path: Path, points: Sequence[Point], title: str) -> None:
-    """Win share and margin against each opponent over the games of self-play."""
+    """Win share and margin against each opponent over the games of self-play, and the
+    network's fit to games it had not seen."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    figure, (shares, margins) = pyplot.subplots(1, 2, figsize=(10, 4))
+    figure, (shares, margins, fit) = pyplot.subplots(1, 3, figsize=(15, 4))
     for opponent in dict.fromkeys(p.opponent for p in points):
         mine = [p for p in points if p.opponent == opponent]
         games = [p.games for p in mine]
@@ -104,6 +112,20 @@ def plot(path: Path, points: Sequence[Point], title: str) -> None:
     margins.set(xlabel="games of self-play", ylabel="margin (points)")
     margins.axhline(0, color="grey", linewidth=0.5)
     shares.legend(title="against")
+    iterations = list({p.iteration: p for p in points}.values())  # one row per iteration
+    games = [p.games for p in iterations]
+    fit.plot(games, [p.fresh_value_explained for p in iterations], marker="o", label="value")
+    fit.plot(games, [p.fresh_points_explained for p in iterations], marker="o", label="points")
+    fit.set(
+        xlabel="games of self-play (each point: that iteration's, before training on them)",
+        ylabel="variance explained in unseen games",
+        ylim=(-0.2, 1),
+    )
+    fit.axhline(0, color="grey", linewidth=0.5)
+    kl = fit.twinx()
+    kl.plot(games, [p.fresh_policy_kl for p in iterations], color="black", marker="x")
+    kl.set(ylabel="policy divergence (nats), crosses")
+    fit.legend()
     figure.suptitle(title)
     figure.tight_layout()
     figure.savefig(path, dpi=100)

@@ -2,9 +2,12 @@
 
 One iteration: `games` games of the expert against itself (records.py; the expert's
 searches play out on the game's compiled kernel), the records joined to the replay window
-(`window` most recent), `epochs` of training (train.py), the network exported to
+(`window` most recent), training on `reuse` times as many records as the iteration added,
+drawn from the window (train.py; AlphaZero's replay ratio: a record is trained on about
+`reuse` times in all, whatever the window), the network exported to
 `network.npz` (what `neural:weights=` reads), and its strength against each opponent
-(curve.py), added to `curve.csv` and `curve.png`.
+(curve.py), added to `curve.csv` and `curve.png` with how well it predicted the iteration's
+fresh games before training on them (train.validate: games it had never seen).
 
 The run's directory holds, after iteration i: `run.json` (the settings, the totals, and which
 files are current), `model-i.pt` (the torch model and optimizer), `buffer-i.npz` (the replay
@@ -46,7 +49,7 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.learn.curve import Point, plot, read_csv, strength, write_csv
 from kingdomkit.learn.model import PolicyValueNet, export, from_network
 from kingdomkit.learn.records import Records, self_play
-from kingdomkit.learn.train import fit_scales, train
+from kingdomkit.learn.train import fit_scales, train, validate
 
 NETWORK = "network.npz"
 LIMIT_BITS = 20
@@ -64,7 +67,9 @@ class Settings:
     games: int = 20  # games of self-play per iteration
     explore: int = 0  # a game's first choices drawn from the visits (records.Recorder)
     value_mix: float = 0.5  # the search's share of the value and points targets (records)
-    epochs: int = 4
+    reuse: float = 2.0  # records trained on per iteration, per fresh record (0: `epochs`)
+    value_weight: float = 30.0  # of the value and points errors in the loss (train.py)
+    epochs: int = 4  # with reuse 0: passes over the whole window per iteration
     batch: int = 256
     lr: float = 1e-3
     weight_decay: float = 1e-4
@@ -81,7 +86,10 @@ class Settings:
         """The settings as run.json keeps them."""
         return cls(
             **{
-                "value_mix": 0.0,  # runs from before the setting learnt from outcomes alone
+                # runs from before a setting go on as they were made
+                "value_mix": 0.0,  # learnt from outcomes alone
+                "reuse": 0.0,  # `epochs` passes over the window
+                "value_weight": 1.0,
                 **data,
                 "opponents": tuple(data["opponents"]),
                 "sizes": Sizes(**data["sizes"]),
@@ -245,17 +253,20 @@ class Run:
         progress.remove_task(task)
         if self.progressed.iteration == 0 and not s.start and len(fresh):
             fit_scales(self.model, fresh)
+        validation = validate(self.model, fresh)  # games it has not trained on
         self.records = self.records.joined(fresh, s.window)
 
-        task = progress.add_task(f"iteration {number}: training", total=s.epochs)
+        samples = round(s.reuse * len(fresh)) if s.reuse > 0 else s.epochs * len(self.records)
+        task = progress.add_task(f"iteration {number}: training", total=samples)
         losses = train(
             self.model,
             self.optimizer,
             self.records,
-            s.epochs,
+            samples,
             s.batch,
             s.seed + number,
-            lambda: progress.advance(task),
+            s.value_weight,
+            lambda size: progress.advance(task, size),
         )
         progress.remove_task(task)
         save_network(network_path, self.header, export(self.model, self.header).arrays)
@@ -299,6 +310,9 @@ class Run:
                     s.eval_games,
                     share,
                     margin,
+                    validation.policy_kl,
+                    validation.value_explained,
+                    validation.points_explained,
                 )
             )
         self._checkpoint()

@@ -1,18 +1,29 @@
-"""Fitting the network to records: epochs of minibatches with Adam.
+"""Fitting the network to records: minibatches with Adam, and how well it predicts new ones.
 
 The loss is the cross-entropy between the expert's visit distribution and the network's
-masked policy, plus the squared error of each seat's value (after the sigmoid) against the
-game's relative outcome, as AlphaZero's (a cross-entropy against outcomes near 0.5 would sit
-near its floor of 0.69 and say little in the curve), plus the squared error of the points head
-(in units of POINTS_SCALE).
+masked policy, plus `value_weight` times the squared errors of each seat's value (after the
+sigmoid) against its target and of the points head (in units of POINTS_SCALE), as AlphaZero's
+(a cross-entropy against outcomes near 0.5 would sit near its floor of 0.69 and say little).
+The weight is there because those errors are tiny: relative outcomes crowd around 0.5 (a
+variance of about 0.003 in 2-player Kingdomino), so at weight 1 the policy's gradient drowns
+the value's and the value head learns a few per cent of what it could (docs/learning.md has
+the measurements that chose the default).
+
+`validate` measures the network on records it has not trained on (an iteration's fresh
+games, before it trains on them): how far its policy is from the targets (the cross-entropy
+less the targets' own entropy, a KL divergence) and the share of the value and points
+targets' variance it explains. Training losses fall as a network memorises its window; these
+do not.
 `fit_scales` fixes the input scales once, from the first records: one over the largest value
 of each input channel and feature (one-hots stay 1, scores and domino numbers come near 1).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -31,6 +42,15 @@ class Losses:
     points: float
 
 
+@dataclass(frozen=True)
+class Validation:
+    """How well a network predicts records it has not trained on (see the card)."""
+
+    policy_kl: float  # nats
+    value_explained: float  # 1 - mean squared error / variance of the targets
+    points_explained: float
+
+
 def fit_scales(model: PolicyValueNet, records: Records) -> None:
     """Set the model's input scales from `records` (see the card)."""
     planes = np.abs(records.planes).max(axis=(0, 2, 3)).astype(np.float32)
@@ -44,13 +64,15 @@ def train(
     model: PolicyValueNet,
     optimizer: torch.optim.Optimizer,
     records: Records,
-    epochs: int,
+    samples: int,
     batch: int,
     seed: int,
-    step: Callable[[], None] | None = None,
+    value_weight: float = 1.0,
+    step: Callable[[int], None] | None = None,
 ) -> Losses:
-    """`epochs` passes over `records` in shuffled minibatches of `batch`; `step()` after each
-    epoch (a progress bar). The last epoch's mean losses."""
+    """Train on `samples` records drawn from `records` in shuffled passes (a last pass cut
+    short), in minibatches of `batch`; `step(n)` after each minibatch of n records (a
+    progress bar). The mean losses over the samples."""
     generator = np.random.default_rng(seed)
     planes = torch.from_numpy(records.planes.astype(np.float32))
     vector = torch.from_numpy(records.vector)
@@ -58,28 +80,64 @@ def train(
     policy = torch.from_numpy(records.policy)
     value = torch.from_numpy(records.value)
     points = torch.from_numpy(records.points / POINTS_SCALE)
-    losses = Losses(0.0, 0.0, 0.0)
+    passes = -(-samples // max(len(records), 1))
+    order = torch.from_numpy(
+        np.concatenate([generator.permutation(len(records)) for _ in range(passes)])[:samples]
+    )
+    totals = np.zeros(3)
     model.train()
-    for _ in range(epochs):
-        order = torch.from_numpy(generator.permutation(len(records)))
-        totals = np.zeros(3)
-        count = 0
-        for start in range(0, len(records), batch):
-            index = order[start : start + batch]
-            logits, value_logits, points_out = model(planes[index], vector[index])
-            logits = logits.masked_fill(~masks[index], -1e9)
-            policy_loss = -(policy[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            value_loss = torch.mean((torch.sigmoid(value_logits) - value[index]) ** 2)
-            points_loss = torch.mean((points_out - points[index]) ** 2)
-            loss = policy_loss + value_loss + points_loss
-            optimizer.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimizer.step()
-            size = len(index)
-            totals += size * np.array([policy_loss.item(), value_loss.item(), points_loss.item()])
-            count += size
-        losses = Losses(*(float(t / max(count, 1)) for t in totals))
+    for start in range(0, len(order), batch):
+        index = order[start : start + batch]
+        logits, value_logits, points_out = model(planes[index], vector[index])
+        logits = logits.masked_fill(~masks[index], -1e9)
+        policy_loss = -(policy[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        value_loss = torch.mean((torch.sigmoid(value_logits) - value[index]) ** 2)
+        points_loss = torch.mean((points_out - points[index]) ** 2)
+        loss = policy_loss + value_weight * (value_loss + points_loss)
+        optimizer.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        optimizer.step()
+        size = len(index)
+        totals += size * np.array([policy_loss.item(), value_loss.item(), points_loss.item()])
         if step is not None:
-            step()
+            step(size)
     model.eval()
-    return losses
+    return Losses(*(float(t / max(len(order), 1)) for t in totals))
+
+
+def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Validation:
+    """`model`'s policy divergence and explained variances on `records` (see the card)."""
+    if not len(records):
+        return Validation(math.nan, math.nan, math.nan)
+    model.eval()
+    cross = 0.0
+    values, points = [], []
+    with torch.no_grad():
+        for start in range(0, len(records), batch):
+            part = slice(start, start + batch)
+            logits, value_logits, points_out = model(
+                torch.from_numpy(records.planes[part].astype(np.float32)),
+                torch.from_numpy(records.vector[part]),
+            )
+            logits = logits.masked_fill(~torch.from_numpy(records.mask[part]), -1e9)
+            log_policy = torch.log_softmax(logits, dim=1).numpy()
+            cross -= float((records.policy[part] * log_policy).sum())
+            values.append(torch.sigmoid(value_logits).numpy())
+            points.append(points_out.numpy() * POINTS_SCALE)
+    targets = records.policy
+    entropy = -float((targets * np.log(np.where(targets > 0, targets, 1.0))).sum())
+    count = max(len(records), 1)
+    return Validation(
+        (cross - entropy) / count,
+        explained(np.concatenate(values), records.value),
+        explained(np.concatenate(points), records.points),
+    )
+
+
+def explained(predicted: np.ndarray[Any, Any], target: np.ndarray[Any, Any]) -> float:
+    """The share of `target`'s variance that `predicted` explains (1 - MSE / variance); nan
+    when the targets do not vary."""
+    variance = float(np.var(target))
+    if variance <= 0.0:
+        return math.nan
+    return 1.0 - float(np.mean((predicted - target) ** 2)) / variance
