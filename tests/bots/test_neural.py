@@ -29,7 +29,7 @@ from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
 
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
+TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
 SETUPS = [
     {"players": 2},
     {"players": 2, "mighty_duel": True},

@@ -38,7 +38,7 @@ from kingdomkit.learn.records import Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
 
 SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
+TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
 
 
 def states(game: Game[Any], count: int, seed: int) -> list[Any]:
@@ -57,13 +57,17 @@ def states(game: Game[Any], count: int, seed: int) -> list[Any]:
     return found
 
 
+@pytest.mark.parametrize("heads", [64, 0], ids=["own-value-head", "heads-on-the-trunk"])
 @pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
-def test_the_numpy_network_computes_what_the_torch_model_computes(options: dict[str, Any]) -> None:
+def test_the_numpy_network_computes_what_the_torch_model_computes(
+    options: dict[str, Any], heads: int
+) -> None:
     game = make_game("kingdomino", options)
-    header = header_for(game, Sizes())
+    sizes = Sizes(value_hidden=heads)
+    header = header_for(game, sizes)
     layout = layout_of(header)
     torch.manual_seed(3)
-    model = PolicyValueNet(layout, Sizes())
+    model = PolicyValueNet(layout, sizes)
     generator = np.random.default_rng(4)
     with torch.no_grad():
         model.plane_scale.copy_(torch.from_numpy(generator.random(layout.channels, np.float32)))
@@ -79,6 +83,7 @@ def test_the_numpy_network_computes_what_the_torch_model_computes(options: dict[
     for mine, theirs in zip(network.forward(*scaled), torch_outputs(model, *raw), strict=True):
         assert mine.shape == theirs.shape
         assert np.allclose(mine, theirs, rtol=1e-4, atol=1e-4 * max(1.0, np.abs(theirs).max()))
+        assert np.ptp(theirs, axis=0).max() > 1e-3  # the positions differ, so do the outputs
     # and on real positions, through the observation encoder and the legal masks
     encoder = observer_of(game)
     found = states(game, 5, 1)
@@ -338,6 +343,17 @@ def test_a_new_run_trains_on_from_a_network_file(
     assert header["started_from"] == start.header["produced_by"]
     assert main([*argv, "--iterations", "2"]) == 0  # resumed with the same start
     assert load_network(then / "network.npz").header["started_from"] == header["started_from"]
+
+    # a network from before the value head of its own (heads on the trunk; no value_hidden
+    # in its header) starts a run of its own sizes
+    older = tmp_path / "older.npz"
+    net = random_network(make_game("kingdomino", {"players": 2}), 1, Sizes(value_hidden=0))
+    header = {**net.header, "sizes": {**net.header["sizes"]}}
+    del header["sizes"]["value_hidden"]
+    save_network(older, header, net.arrays)
+    argv = [*TINY_RUN, "--out", str(tmp_path / "from-older"), "--start", str(older)]
+    assert main([*argv, "--iterations", "1"]) == 0
+    assert load_network(tmp_path / "from-older" / "network.npz").sizes.value_hidden == 0
 
     four = tmp_path / "four.npz"
     net = random_network(make_game("kingdomino", {"players": 4}))

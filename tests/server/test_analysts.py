@@ -18,7 +18,7 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.server.analysts import ANALYST_ENV, Analysts, analyst_for
 from kingdomkit.server.bots import review
 
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16)
+TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
 
 
 def network_file(tmp_path: Path, players: int) -> Path:

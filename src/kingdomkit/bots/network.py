@@ -6,12 +6,21 @@ acting player's seat and gives, for a batch of positions, the priors over the ga
 bots/outcome.py, in [0, 1]) and each seat's expected final points. docs/learning.md argues the
 design; kingdomkit/learn/model.py is the same network in torch, for training.
 
-    planes (C, S, S) -> conv3x3 (K) -> ReLU -> conv3x3 (K) -> ReLU -> conv1x1 (R) -> ReLU
-                     -> flatten (R S S)                                             \\
+    planes (C, S, S) -> conv3x3 (K) -> ReLU -> conv3x3 (K) -> ReLU = board
+    board -> conv1x1 (R) -> ReLU -> flatten (R S S)                                 \\
     vector (V)       -> dense (H) -> ReLU  -------------------------------------- concat
-                     -> dense (T) -> ReLU = trunk
-    trunk -> dense (num_actions)  logits     trunk -> dense (P) -> sigmoid  values
-                                             trunk -> dense (P) * 100       points
+                     -> dense (T) -> ReLU = trunk -> dense (num_actions)  logits
+
+    vector, board's mean over the cells (K) = outlook (V + K)
+    outlook -> dense (J) -> ReLU, concat outlook -> dense (P) -> sigmoid   values
+                                                 -> dense (P) * 100        points
+
+The value and points heads read the position's numbers (scores, counters, the line) and the
+board's features pooled over the cells, through one hidden layer beside a linear path, not
+the trunk: measured on a run's records, the trunk's heads memorised each game's positions and
+explained less of the value in games they had not seen than a linear fit of the vector
+(docs/learning.md). `value_hidden` (J) 0 is the older design, the heads reading the trunk
+(dense (P) from T), which network files from before it keep.
 
 Planes are the observation's rank-3 arrays stacked as channels, the vector its other arrays
 flattened, both in name order, each channel and feature times a fixed scale kept with the
@@ -59,6 +68,18 @@ class Sizes:
     reduced: int = 4
     hidden: int = 64
     trunk: int = 128
+    value_hidden: int = 64  # J; 0: the value and points heads read the trunk (see the card)
+
+    @classmethod
+    def of(cls, kept: Mapping[str, int]) -> Sizes:
+        """Sizes as a header or run.json keeps them: those from before `value_hidden` had
+        heads on the trunk."""
+        return cls(**{"value_hidden": 0, **kept})
+
+    @property
+    def outlook(self) -> int:
+        """What the value and points heads read beside the vector: the board's K means."""
+        return self.channels
 
 
 @dataclass(frozen=True)
@@ -93,6 +114,9 @@ class Layout:
         """Every weight array of a network of `sizes` for this layout, by name."""
         k, r, h, t = sizes.channels, sizes.reduced, sizes.hidden, sizes.trunk
         c, s, v, a, p = self.channels, self.side, self.features, self.actions, self.players
+        j = sizes.value_hidden
+        heads = t if j == 0 else j + v + k  # what the value and points layers read
+        value_hidden = {"value_hidden.weight": (j, v + k), "value_hidden.bias": (j,)} if j else {}
         return {
             "plane_scale": (c,),
             "vector_scale": (v,),
@@ -108,9 +132,10 @@ class Layout:
             "trunk.bias": (t,),
             "policy.weight": (a, t),
             "policy.bias": (a,),
-            "value.weight": (p, t),
+            **value_hidden,
+            "value.weight": (p, heads),
             "value.bias": (p,),
-            "points.weight": (p, t),
+            "points.weight": (p, heads),
             "points.bias": (p,),
         }
 
@@ -162,7 +187,7 @@ class Network:
     def __init__(self, header: Mapping[str, Any], arrays: Mapping[str, Array]) -> None:
         self.header = dict(header)
         self.layout = layout_of(header)
-        self.sizes = Sizes(**header["sizes"])
+        self.sizes = Sizes.of(header["sizes"])
         self.arrays = {name: np.asarray(value, np.float32) for name, value in arrays.items()}
         expected = self.layout.array_shapes(self.sizes)
         for name, shape in expected.items():
@@ -209,18 +234,21 @@ class Network:
         a = self.arrays
         batch, side = len(planes), self.layout.side
         x = relu(conv3x3(planes, self._conv1, a["conv1.bias"]))
-        x = relu(conv3x3(x, self._conv2, a["conv2.bias"]))
-        x = relu(
-            np.matmul(self._reduce, x.reshape(batch, -1, side * side)) + a["reduce.bias"][:, None]
-        )
+        board = relu(conv3x3(x, self._conv2, a["conv2.bias"])).reshape(batch, -1, side * side)
+        x = relu(np.matmul(self._reduce, board) + a["reduce.bias"][:, None])
         v = relu(vector @ a["vector.weight"].T + a["vector.bias"])
         trunk = relu(
             np.concatenate([x.reshape(batch, -1), v], axis=1) @ a["trunk.weight"].T
             + a["trunk.bias"]
         )
         logits = trunk @ a["policy.weight"].T + a["policy.bias"]
-        values = 1.0 / (1.0 + np.exp(-(trunk @ a["value.weight"].T + a["value.bias"])))
-        points = (trunk @ a["points.weight"].T + a["points.bias"]) * POINTS_SCALE
+        heads = trunk
+        if self.sizes.value_hidden:
+            outlook = np.concatenate([vector, board.mean(axis=2)], axis=1)
+            hidden = relu(outlook @ a["value_hidden.weight"].T + a["value_hidden.bias"])
+            heads = np.concatenate([hidden, outlook], axis=1)
+        values = 1.0 / (1.0 + np.exp(-(heads @ a["value.weight"].T + a["value.bias"])))
+        points = (heads @ a["points.weight"].T + a["points.bias"]) * POINTS_SCALE
         return logits, values, points
 
     def evaluate(self, observations: Sequence[Observation], masks: Array) -> Evaluation:

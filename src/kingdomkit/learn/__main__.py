@@ -17,6 +17,7 @@ from pathlib import Path
 from kingdomkit.core.protocol import KingdomkitError
 
 try:
+    from kingdomkit.bots.network import load_network
     from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
 except ModuleNotFoundError as missing:  # the train extra is not installed
     if missing.name not in ("torch", "numpy", "matplotlib"):
@@ -120,8 +121,8 @@ def parser() -> argparse.ArgumentParser:
         "--start",
         metavar="WEIGHTS",
         default="",
-        help="a new run trains on from this network file (its weights and input scales) "
-        "instead of an untrained network",
+        help="a new run trains on from this network file (its weights, input scales and "
+        "sizes) instead of an untrained network",
     )
     p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
     p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
@@ -150,6 +151,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         eval_games=args.eval_games,
         seed=args.seed,
         start=args.start,
+        sizes=load_network(args.start).sizes if args.start else DEFAULTS.sizes,
     )
 
 

@@ -92,7 +92,7 @@ class Settings:
                 "value_weight": 1.0,
                 **data,
                 "opponents": tuple(data["opponents"]),
-                "sizes": Sizes(**data["sizes"]),
+                "sizes": Sizes.of(data["sizes"]),
             }
         )
 

@@ -25,17 +25,19 @@ class PolicyValueNet(nn.Module):
     def __init__(self, layout: Layout, sizes: Sizes) -> None:
         super().__init__()
         k, r, h, t = sizes.channels, sizes.reduced, sizes.hidden, sizes.trunk
-        c, s = layout.channels, layout.side
+        c, s, v, j = layout.channels, layout.side, layout.features, sizes.value_hidden
         self.register_buffer("plane_scale", torch.ones(c))
         self.register_buffer("vector_scale", torch.ones(layout.features))
         self.conv1 = nn.Conv2d(c, k, 3, padding=1)
         self.conv2 = nn.Conv2d(k, k, 3, padding=1)
         self.reduce = nn.Conv2d(k, r, 1)
-        self.vector = nn.Linear(layout.features, h)
+        self.vector = nn.Linear(v, h)
         self.trunk = nn.Linear(r * s * s + h, t)
         self.policy = nn.Linear(t, layout.actions)
-        self.value = nn.Linear(t, layout.players)
-        self.points = nn.Linear(t, layout.players)
+        self.value_hidden = nn.Linear(v + k, j) if j else None
+        heads = j + v + k if j else t
+        self.value = nn.Linear(heads, layout.players)
+        self.points = nn.Linear(heads, layout.players)
 
     def forward(
         self, planes: torch.Tensor, vector: torch.Tensor
@@ -44,11 +46,16 @@ class PolicyValueNet(nn.Module):
         from unscaled inputs."""
         relu = torch.relu
         x = planes * self.plane_scale[None, :, None, None]
-        x = relu(self.conv2(relu(self.conv1(x))))
-        x = relu(self.reduce(x)).flatten(1)
-        v = relu(self.vector(vector * self.vector_scale))
+        board = relu(self.conv2(relu(self.conv1(x))))
+        x = relu(self.reduce(board)).flatten(1)
+        scaled = vector * self.vector_scale
+        v = relu(self.vector(scaled))
         trunk = relu(self.trunk(torch.cat([x, v], dim=1)))
-        return self.policy(trunk), self.value(trunk), self.points(trunk)
+        heads = trunk
+        if self.value_hidden is not None:
+            outlook = torch.cat([scaled, board.mean(dim=(2, 3))], dim=1)
+            heads = torch.cat([relu(self.value_hidden(outlook)), outlook], dim=1)
+        return self.policy(trunk), self.value(heads), self.points(heads)
 
 
 def export(model: PolicyValueNet, header: dict[str, Any]) -> Network:
