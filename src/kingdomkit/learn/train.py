@@ -35,7 +35,7 @@ from kingdomkit.learn.records import Records
 
 @dataclass(frozen=True)
 class Losses:
-    """Mean losses of the last epoch."""
+    """Mean losses over the records trained on."""
 
     policy: float
     value: float
