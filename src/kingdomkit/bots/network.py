@@ -76,11 +76,6 @@ class Sizes:
         heads on the trunk."""
         return cls(**{"value_hidden": 0, **kept})
 
-    @property
-    def outlook(self) -> int:
-        """What the value and points heads read beside the vector: the board's K means."""
-        return self.channels
-
 
 @dataclass(frozen=True)
 class Layout:

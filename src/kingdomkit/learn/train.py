@@ -89,8 +89,7 @@ def train(
     for start in range(0, len(order), batch):
         index = order[start : start + batch]
         logits, value_logits, points_out = model(planes[index], vector[index])
-        logits = logits.masked_fill(~masks[index], -1e9)
-        policy_loss = -(policy[index] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        policy_loss = -(policy[index] * log_policy(logits, masks[index])).sum(dim=1).mean()
         value_loss = torch.mean((torch.sigmoid(value_logits) - value[index]) ** 2)
         points_loss = torch.mean((points_out - points[index]) ** 2)
         loss = policy_loss + value_weight * (value_loss + points_loss)
@@ -103,6 +102,11 @@ def train(
             step(size)
     model.eval()
     return Losses(*(float(t / max(len(order), 1)) for t in totals))
+
+
+def log_policy(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """The log of the network's policy over the legal actions (`masks`), from its logits."""
+    return torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
 
 
 def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Validation:
@@ -119,16 +123,14 @@ def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Vali
                 torch.from_numpy(records.planes[part].astype(np.float32)),
                 torch.from_numpy(records.vector[part]),
             )
-            logits = logits.masked_fill(~torch.from_numpy(records.mask[part]), -1e9)
-            log_policy = torch.log_softmax(logits, dim=1).numpy()
-            cross -= float((records.policy[part] * log_policy).sum())
+            logs = log_policy(logits, torch.from_numpy(records.mask[part])).numpy()
+            cross -= float((records.policy[part] * logs).sum())
             values.append(torch.sigmoid(value_logits).numpy())
             points.append(points_out.numpy() * POINTS_SCALE)
     targets = records.policy
     entropy = -float((targets * np.log(np.where(targets > 0, targets, 1.0))).sum())
-    count = max(len(records), 1)
     return Validation(
-        (cross - entropy) / count,
+        (cross - entropy) / len(records),
         explained(np.concatenate(values), records.value),
         explained(np.concatenate(points), records.points),
     )
