@@ -133,7 +133,7 @@ class Tables:
         self.advice: dict[tuple[str, int], asyncio.Event] = {}  # hints awaited from workers
         self.ended: Callable[[str], None] | None = None  # forgets a session ended elsewhere
         self.presence = Presence()  # who has tables open in the other processes
-        self.sockets: Mapping[str, int] = {}  # WebSockets open here, by key (share_sockets)
+        self.guard: Guard | None = None  # whose WebSocket counts are shared (share_sockets)
         self.telling = asyncio.Lock()  # announcements go out in the order they were made
         if jobs is not None:
             hub.elsewhere = self.presence.holders
@@ -907,7 +907,7 @@ class Tables:
     def share_sockets(self, guard: Guard) -> None:
         """Have `guard`'s limits on WebSockets open count every process's (presence.py):
         this process tells the others its counts as they change, and hears theirs."""
-        self.sockets = guard.sockets
+        self.guard = guard
         guard.sockets_elsewhere = self.presence.sockets_of
         guard.sockets_changed = self._announce_sockets
 
@@ -927,8 +927,8 @@ class Tables:
             for table_id, sockets in list(self.hub.connections.items()):
                 for holder in {c.holder for c in sockets.values() if c.holder is not None}:
                     self._announce(table_id, holder, True)
-            if self.sockets:
-                self._announce_sockets(dict(self.sockets))
+            if self.guard is not None and self.guard.sockets:
+                self._announce_sockets(dict(self.guard.sockets))
 
     async def _show_presence(self, table_ids: set[str]) -> None:
         for table_id in table_ids:
