@@ -227,6 +227,10 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert f"--games must be less than {loop.LIMIT}" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--value-mix", "1.5"]) == 2
     assert "--value-mix must be between 0 and 1" in capsys.readouterr().err
+    for bad in (["--reuse", "-1"], ["--value-weight", "nan"], ["--reuse", "5000"]):
+        assert main([*TINY_RUN, "--out", str(tmp_path / "numbers"), *bad]) == 2
+        assert "must be between 0 and 1000" in capsys.readouterr().err
+    assert not (tmp_path / "numbers").exists()
     wdl = ["--expert", "mcts:playouts=4:score=wdl"]
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), *wdl]) == 2
     assert "values positions by score=wdl" in capsys.readouterr().err
