@@ -323,6 +323,18 @@ def test_explored_games_differ_and_the_run_s_own_network_can_be_the_expert(
     assert kept["progressed"]["positions"] > 20
 
 
+def test_a_runs_own_network_plays_with_its_own_values_unless_told() -> None:
+    """`neural`'s default is half a playout; a run's curve and expert keep the network's own
+    values (mix=0) as they had before, unless the spec says otherwise."""
+    net = Path("run/network.npz")
+    assert loop.with_weights("neural:playouts=32", net) == (
+        "neural:playouts=32:weights=run/network.npz:mix=0"
+    )
+    assert loop.with_weights("neural:mix=0.5", net) == "neural:mix=0.5:weights=run/network.npz"
+    assert loop.with_weights("neural:weights=x.npz", net) == "neural:weights=x.npz"
+    assert loop.with_weights("mcts:playouts=200", net) == "mcts:playouts=200"
+
+
 def test_a_new_run_trains_on_from_a_network_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

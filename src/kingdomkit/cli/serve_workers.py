@@ -86,7 +86,8 @@ def add_analyst(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="[GAME=]SPEC",
         help="the tree search making hints and reviews, for every game or for GAME alone,"
-        " e.g. kingdomino=neural:weights=FILE (repeatable; default $KINGDOMKIT_ANALYST, else"
+        " e.g. kingdomino=neural (the shipped network) or kingdomino=neural:weights=FILE"
+        " (repeatable; default $KINGDOMKIT_ANALYST, else"
         " each game's own, whose grades docs/bots.md measures); where a network does not fit"
         " a table's options, the game's own stands in",
     )

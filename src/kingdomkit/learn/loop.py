@@ -131,11 +131,14 @@ def game_seed(run: int, iteration: int, game: int) -> int:
 
 
 def with_weights(spec: str, path: Path) -> str:
-    """`spec` with `weights=path` when it is the `neural` bot without weights."""
+    """`spec` with `weights=path` when it is the `neural` bot without weights, and `mix=0`
+    unless it sets one: a run's curve measures its network's own values, as runs did before
+    `neural`'s default became a half playout (a resumed run's bots play as they did)."""
     parsed = parse_spec(spec)
-    if parsed.name == "neural" and "weights" not in dict(parsed.settings):
-        return f"{spec}:weights={path}"
-    return spec
+    settings = dict(parsed.settings)
+    if parsed.name != "neural" or "weights" in settings:
+        return spec
+    return f"{spec}:weights={path}" + ("" if "mix" in settings else ":mix=0")
 
 
 class Run:
