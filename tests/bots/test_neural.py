@@ -353,3 +353,45 @@ def test_without_weights_the_network_shipped_for_the_table_plays(
     monkeypatch.setattr(networks, "SHIPPED", tmp_path / "none")
     with pytest.raises(OptionError, match="needs weights=PATH"):
         make_bot("neural:playouts=2")
+
+
+@pytest.mark.parametrize("options", SETUPS[:2], ids=["2p", "mighty-duel"])
+def test_the_board_policy_turns_with_the_kingdom(options: dict[str, Any]) -> None:
+    """Board features made cell by cell (the convolutions' centre taps alone) and one logit a
+    cell whatever the facing make a placement's logit its first square's: turning the
+    position then turns the logits with the placements, which holds only if each action's
+    cell is where the planes put its square."""
+    from kingdomkit.games.kingdomino.encoding import acting_domino_alike
+    from kingdomkit.games.kingdomino.state import PLACE
+
+    game = make_game("kingdomino", options)
+    sizes = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8, board_policy=1)
+    untrained = random_network(game, 2, sizes)
+    arrays = dict(untrained.arrays)
+    for name in ("conv1.weight", "conv2.weight"):
+        centre = arrays[name][:, :, 1, 1].copy()
+        arrays[name] = np.zeros_like(arrays[name])
+        arrays[name][:, :, 1, 1] = centre
+    arrays["board_policy.weight"] = np.repeat(arrays["board_policy.weight"][:1], 4, axis=0)
+    arrays["policy.weight"] = np.zeros_like(arrays["policy.weight"])
+    network = Network(untrained.header, arrays)
+    encoder = observer_of(game)
+    on = np.flatnonzero(np.array(network.layout.action_cells) >= 0)
+    rng = random.Random(4)
+    state, checked = game.initial_state(), 0
+    while not game.is_terminal(state) and checked < 3:
+        if game.is_chance(state):
+            state = game.apply(state, game.sample_chance(state, rng))
+            continue
+        observation = encoder.observe(state, game.current_player(state))
+        placing = int(np.argmax(observation["counters"][:5])) == PLACE
+        if placing and not acting_domino_alike(observation["kings"], game.num_players, 6):
+            mask = np.array(game.legal_mask(state), bool)
+            logits, _, _ = network.forward(*network.inputs([observation]))
+            assert np.ptp(logits[0, on]) > 1e-3  # the cells' logits differ
+            for image in encoder.symmetries(observation, mask):
+                turned, _, _ = network.forward(*network.inputs([image.observation]))
+                assert np.allclose(turned[0, image.actions[on]], logits[0, on], atol=1e-5)
+            checked += 1
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+    assert checked == 3

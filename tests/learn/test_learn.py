@@ -57,13 +57,17 @@ def states(game: Game[Any], count: int, seed: int) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize("heads", [64, 0], ids=["own-value-head", "heads-on-the-trunk"])
+@pytest.mark.parametrize(
+    "heads",
+    [(64, 0), (0, 0), (64, 1)],
+    ids=["own-value-head", "heads-on-the-trunk", "board-policy"],
+)
 @pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
 def test_the_numpy_network_computes_what_the_torch_model_computes(
-    options: dict[str, Any], heads: int
+    options: dict[str, Any], heads: tuple[int, int]
 ) -> None:
     game = make_game("kingdomino", options)
-    sizes = Sizes(value_hidden=heads)
+    sizes = Sizes(value_hidden=heads[0], board_policy=heads[1])
     header = header_for(game, sizes)
     layout = layout_of(header)
     torch.manual_seed(3)
@@ -379,3 +383,31 @@ def test_a_new_run_trains_on_from_a_network_file(
     assert not (tmp_path / "bad").exists()
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--start", str(tmp_path)]) == 2
     assert "no network file" in capsys.readouterr().err
+
+
+def test_a_run_with_a_board_policy_trains_resumes_and_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--board-policy`: the network's placements get logits of their own cells; the run
+    resumes as one, its network plays; a game whose encoding maps no action to a cell, or a
+    start network without a board policy, is refused in words."""
+    out = tmp_path / "board"
+    assert main([*TINY_RUN, "--board-policy", "--out", str(out), "--iterations", "1"]) == 0
+    assert main(["--out", str(out), "--iterations", "2"]) == 0
+    network = load_network(out / "network.npz")
+    assert network.sizes.board_policy == 1 and "board_policy.weight" in network.arrays
+    assert json.loads((out / "run.json").read_text())["progressed"]["iteration"] == 2
+    game = make_game("kingdomino", {"players": 2})
+    played = play(game, [make_bot(f"neural:weights={out / 'network.npz'}:playouts=4")] * 2, 3)
+    assert replay_actions(game, played.actions) == played.final_state
+
+    plain = tmp_path / "plain.npz"
+    net = random_network(game, 1, TINY)
+    save_network(plain, net.header, net.arrays)
+    argv = [*TINY_RUN, "--board-policy", "--start", str(plain), "--out", str(tmp_path / "b")]
+    assert main(argv) == 2
+    assert "is a network without one" in capsys.readouterr().err
+    queendomino = ["queendomino", "--players", "2", "--board-policy", "--games", "1"]
+    assert main([*queendomino, "--out", str(tmp_path / "q")]) == 2
+    assert "maps no action to a cell" in capsys.readouterr().err
+    assert not (tmp_path / "q").exists()

@@ -11,6 +11,9 @@ design; kingdomkit/learn/model.py is the same network in torch, for training.
     vector (V)       -> dense (H) -> ReLU  -------------------------------------- concat
                      -> dense (T) -> ReLU = trunk -> dense (num_actions)  logits
 
+    with board_policy: board -> conv1x1 (F) = the board's logits, added to the logits of
+    the actions on the board (a placement: the plane of its facing, the cell of its square)
+
     vector, board's mean over the cells (K) = outlook (V + K)
     outlook -> dense (J) -> ReLU, concat outlook -> dense (P) -> sigmoid   values
                                                  -> dense (P) * 100        points
@@ -21,6 +24,13 @@ the trunk: measured on a run's records, the trunk's heads memorised each game's 
 explained less of the value in games they had not seen than a linear fit of the vector
 (docs/learning.md). `value_hidden` (J) 0 is the older design, the heads reading the trunk
 (dense (P) from T), which network files from before it keep.
+
+`board_policy` 1 gives each action on the board a logit of its own cell (the encoder's
+`action_cells`: F planes of S x S, one per way a piece faces), from the board's features
+before they are squeezed through the trunk: a placement's logit then comes from the squares
+around it, as in AlphaZero's policy planes, and turns with the kingdom. The dense logits stay
+for every action (claims, the discard) and the two add. 0, the older design, is the dense
+layer alone.
 
 Planes are the observation's rank-3 arrays stacked as channels, the vector its other arrays
 flattened, both in name order, each channel and feature times a fixed scale kept with the
@@ -69,12 +79,13 @@ class Sizes:
     hidden: int = 64
     trunk: int = 128
     value_hidden: int = 64  # J; 0: the value and points heads read the trunk (see the card)
+    board_policy: int = 0  # 1: logits of the board's actions from its cells (see the card)
 
     @classmethod
     def of(cls, kept: Mapping[str, int]) -> Sizes:
         """Sizes as a header or run.json keeps them: those from before `value_hidden` had
-        heads on the trunk."""
-        return cls(**{"value_hidden": 0, **kept})
+        heads on the trunk, those from before `board_policy` a dense policy alone."""
+        return cls(**{"value_hidden": 0, "board_policy": 0, **kept})
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,8 @@ class Layout:
     shapes: dict[str, tuple[int, ...]]
     actions: int
     players: int
+    action_planes: int = 0  # F: the planes of the board's actions (0: no map)
+    action_cells: tuple[int, ...] = ()  # per action, its element of (F, S, S) flat, or -1
 
     @cached_property
     def channels(self) -> int:
@@ -112,6 +125,12 @@ class Layout:
         j = sizes.value_hidden
         heads = t if j == 0 else j + v + k  # what the value and points layers read
         value_hidden = {"value_hidden.weight": (j, v + k), "value_hidden.bias": (j,)} if j else {}
+        f = self.action_planes
+        board_policy = (
+            {"board_policy.weight": (f, k, 1, 1), "board_policy.bias": (f,)}
+            if sizes.board_policy
+            else {}
+        )
         return {
             "plane_scale": (c,),
             "vector_scale": (v,),
@@ -127,6 +146,7 @@ class Layout:
             "trunk.bias": (t,),
             "policy.weight": (a, t),
             "policy.bias": (a,),
+            **board_policy,
             **value_hidden,
             "value.weight": (p, heads),
             "value.bias": (p,),
@@ -164,7 +184,30 @@ def layout_of(facts: Mapping[str, Any]) -> Layout:
     vectors = tuple(name for name in sorted(shapes) if len(shapes[name]) != 3)
     if not planes or len({shapes[name][1:] for name in planes}) != 1:
         raise OptionError("a network needs observation planes of one square size")
-    return Layout(planes, vectors, shapes, int(facts["actions"]), int(facts["players"]))
+    actions = int(facts["actions"])
+    board = facts.get("action_cells") or {"planes": 0, "cells": []}
+    cells = tuple(int(cell) for cell in board["cells"])
+    side = shapes[planes[0]][1]
+    if cells and (
+        len(cells) != actions
+        or not all(-1 <= cell < board["planes"] * side * side for cell in cells)
+    ):
+        raise OptionError("the network's action cells do not fit its actions and planes")
+    return Layout(planes, vectors, shapes, actions, int(facts["players"]), board["planes"], cells)
+
+
+def action_cells(game: Game[Any]) -> dict[str, Any]:
+    """The map of the configured `game`'s board actions to cells (its encoder's
+    `action_cells`), as a header keeps it; OptionError when the encoder has none."""
+    encoder = observer_of(game)
+    found = getattr(encoder, "action_cells", None)
+    if found is None:
+        raise OptionError(
+            f"{game.name}'s observation encoding maps no action to a cell: its networks take "
+            "board_policy 0"
+        )
+    planes, cells = found()
+    return {"planes": int(planes), "cells": [int(cell) for cell in cells]}
 
 
 class Evaluation(NamedTuple):
@@ -196,6 +239,13 @@ class Network:
         self._conv1 = a["conv1.weight"].reshape(k, c * 9)
         self._conv2 = a["conv2.weight"].reshape(k, k * 9)
         self._reduce = a["reduce.weight"].reshape(self.sizes.reduced, k)
+        if self.sizes.board_policy:
+            cells = np.asarray(self.layout.action_cells, np.intp)
+            if not len(cells):
+                raise OptionError("the network has a board policy and no action cells")
+            self._on = np.flatnonzero(cells >= 0)  # the actions on the board
+            self._cells = cells[self._on]
+            self._board_policy = a["board_policy.weight"].reshape(self.layout.action_planes, k)
 
     def check(self, game: Game[Any]) -> None:
         """OptionError, in words, when this network was not made for the configured `game`."""
@@ -237,6 +287,9 @@ class Network:
             + a["trunk.bias"]
         )
         logits = trunk @ a["policy.weight"].T + a["policy.bias"]
+        if self.sizes.board_policy:
+            cells = np.matmul(self._board_policy, board) + a["board_policy.bias"][:, None]
+            logits[:, self._on] += cells.reshape(batch, -1)[:, self._cells]
         heads = trunk
         if self.sizes.value_hidden:
             outlook = np.concatenate([vector, board.mean(axis=2)], axis=1)
@@ -304,9 +357,11 @@ def header_for(
     game: Game[Any], sizes: Sizes, command: str = "", commit: str = ""
 ) -> dict[str, Any]:
     """The header of a network for the configured `game` (see the card)."""
+    board = {"action_cells": action_cells(game)} if sizes.board_policy else {}
     return {
         "format": FORMAT,
         **game_facts(game),
+        **board,
         "sizes": asdict(sizes),
         "produced_by": {"command": command, "commit": commit},
     }

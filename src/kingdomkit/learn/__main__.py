@@ -12,12 +12,13 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError
 
 try:
-    from kingdomkit.bots.network import load_network
+    from kingdomkit.bots.network import Sizes, load_network
     from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
 except ModuleNotFoundError as missing:  # the train extra is not installed
     if missing.name not in ("torch", "numpy", "matplotlib"):
@@ -124,6 +125,12 @@ def parser() -> argparse.ArgumentParser:
         help="a new run trains on from this network file (its weights, input scales and "
         "sizes) instead of an untrained network",
     )
+    p.add_argument(
+        "--board-policy",
+        action="store_true",
+        help="a new run's network gives each action on the board a logit from its own cell's "
+        "features (bots/network.py), besides the dense layer's",
+    )
     p.add_argument("--threads", type=int, default=1, help="torch's threads (1)")
     p.add_argument("--workers", type=int, default=1, help="processes playing self-play games (1)")
     return p
@@ -151,8 +158,18 @@ def settings_from(args: argparse.Namespace) -> Settings:
         eval_games=args.eval_games,
         seed=args.seed,
         start=args.start,
-        sizes=load_network(args.start).sizes if args.start else DEFAULTS.sizes,
+        sizes=sizes_from(args),
     )
+
+
+def sizes_from(args: argparse.Namespace) -> Sizes:
+    """A new run's sizes: its start network's, or the defaults with --board-policy's."""
+    if not args.start:
+        return replace(DEFAULTS.sizes, board_policy=int(args.board_policy))
+    sizes = load_network(args.start).sizes
+    if args.board_policy and not sizes.board_policy:
+        raise KingdomkitError(f"--board-policy: {args.start} is a network without one")
+    return sizes
 
 
 def main(argv: Sequence[str] | None = None) -> int:

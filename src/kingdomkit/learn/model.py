@@ -21,6 +21,8 @@ class PolicyValueNet(nn.Module):
 
     plane_scale: torch.Tensor  # buffers: the input scales, saved with the weights
     vector_scale: torch.Tensor
+    on: torch.Tensor  # buffers not saved: the actions on the board, and their cells
+    cells: torch.Tensor
 
     def __init__(self, layout: Layout, sizes: Sizes) -> None:
         super().__init__()
@@ -34,6 +36,11 @@ class PolicyValueNet(nn.Module):
         self.vector = nn.Linear(v, h)
         self.trunk = nn.Linear(r * s * s + h, t)
         self.policy = nn.Linear(t, layout.actions)
+        self.board_policy = nn.Conv2d(k, layout.action_planes, 1) if sizes.board_policy else None
+        cells = torch.tensor(layout.action_cells or [-1], dtype=torch.long)
+        on = torch.nonzero(cells >= 0).flatten()
+        self.register_buffer("on", on, persistent=False)  # not in the network file
+        self.register_buffer("cells", cells[on], persistent=False)
         self.value_hidden = nn.Linear(v + k, j) if j else None
         heads = j + v + k if j else t
         self.value = nn.Linear(heads, layout.players)
@@ -55,7 +62,11 @@ class PolicyValueNet(nn.Module):
         if self.value_hidden is not None:
             outlook = torch.cat([scaled, board.mean(dim=(2, 3))], dim=1)
             heads = torch.cat([relu(self.value_hidden(outlook)), outlook], dim=1)
-        return self.policy(trunk), self.value(heads), self.points(heads)
+        logits = self.policy(trunk)
+        if self.board_policy is not None:
+            cells = self.board_policy(board).flatten(1)[:, self.cells]
+            logits = logits.index_add(1, self.on, cells)
+        return logits, self.value(heads), self.points(heads)
 
 
 def export(model: PolicyValueNet, header: dict[str, Any]) -> Network:

@@ -339,6 +339,12 @@ class KingdominoEncoder:
             )
         return self.king_rows.take(rows, axis=0)
 
+    def action_cells(self) -> tuple[int, Array]:
+        """The board's actions on the kingdom planes, for a network's board policy: 4 planes
+        (a domino facing right, down, left, up), a placement's element the plane of its
+        facing at its first square; -1 for claims and the discard."""
+        return 4, placement_cells(self.geo, CLAIMS, self.game.num_actions)
+
     # -- symmetries ------------------------------------------------------------------------
     def symmetries(self, observation: Observation, action_mask: Array) -> list[Symmetry]:
         p = self.players
@@ -428,6 +434,26 @@ def placement_maps(
                     image[cell_base + cell] = cell_base + geo.cell(*turn(transform, *geo.xy(cell)))
         maps.append(image)
     return tuple(maps)
+
+
+@cache
+def placement_cells(geo: Geometry, base: int, num_actions: int) -> Array:
+    """Per action, the element of a flattened (4, S, S) stack that places a domino's first
+    square on that cell facing that way (plane = the direction of `geo.deltas`: right, down,
+    left, up), -1 for the other actions and the codes that are never a placement."""
+    cells, deltas, side, reach = geo.cells, geo.deltas, geo.side, geo.reach
+    found = np.full(num_actions, -1, np.intp)
+    for code in range(4 * cells):
+        direction, cell1 = divmod(code, cells)
+        cell2 = cell1 + deltas[direction]
+        if not (_real(geo, cell1) and _real(geo, cell2)) or (
+            abs(geo.xs[cell1] - geo.xs[cell2]) + abs(geo.ys[cell1] - geo.ys[cell2]) != 1
+        ):
+            continue
+        x, y = geo.xy(cell1)
+        found[base + code] = (direction * side + y + reach) * side + x + reach
+    found.flags.writeable = False
+    return found
 
 
 def _real(geo: Geometry, cell: int) -> bool:
