@@ -411,3 +411,34 @@ def test_a_run_with_a_board_policy_trains_resumes_and_plays(
     assert main([*queendomino, "--out", str(tmp_path / "q")]) == 2
     assert "maps no action to a cell" in capsys.readouterr().err
     assert not (tmp_path / "q").exists()
+
+
+def test_holdout_measures_fresh_designs_on_a_runs_newest_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kingdomkit.learn import holdout
+
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--games", "2", "--out", str(out), "--iterations", "1"]) == 0
+    capsys.readouterr()
+    argv = [str(out), "--design", "board_policy=0", "--design", "board_policy=1,trunk=8"]
+    assert holdout.main([*argv, "--passes", "2", "--share", "0.25", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [(m["design"], m["passes"]) for m in found] == [
+        ("board_policy=0", 1),
+        ("board_policy=0", 2),
+        ("board_policy=1,trunk=8", 1),
+        ("board_policy=1,trunk=8", 2),
+    ]
+    assert all(m["policy_kl"] > 0 and np.isfinite(m["value_explained"]) for m in found)
+    assert found[0]["policy_kl"] != found[2]["policy_kl"]  # two designs, two networks
+    for wrong, words in (
+        (["--design", "size=3"], "give name=number pairs"),
+        (["--design", "trunk=-1"], "give name=number pairs"),
+        (["--share", "1"], "--share must be between 0 and 1"),
+        (["--passes", "0"], "--passes must be between 1 and 100"),
+    ):
+        assert holdout.main([str(out), *wrong]) == 2
+        assert words in capsys.readouterr().err
+    assert holdout.main([str(tmp_path / "none")]) == 2
+    assert "holds no training run" in capsys.readouterr().err
