@@ -238,6 +238,12 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     wdl = ["--expert", "mcts:playouts=4:score=wdl"]
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), *wdl]) == 2
     assert "values positions by score=wdl" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()  # a refused new run leaves no directory behind
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    assert main([*TINY_RUN, "--out", str(kept), "--opponent", "nobody"]) == 2
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"]  # nor a file in one
     assert main([*TINY_RUN, "--out", str(tmp_path / "wdl"), *wdl, "--value-mix", "0"]) == 0
 
 

@@ -159,8 +159,16 @@ class Run:
         self.optimizer = self._optimizer()
         self.records = Records.empty(self.layout)
         self.curve: list[Point] = []
+        new, existed = not (directory / RUN).is_file(), directory.exists()
         self._resume()
-        self._check_bots()
+        try:
+            self._check_bots()
+        except OptionError:
+            if new:  # leave no trace of a run that never began
+                (directory / NETWORK).unlink(missing_ok=True)
+                if not existed:
+                    directory.rmdir()
+            raise
 
     def _check_bots(self) -> None:
         """OptionError now, before any game, for a bot spec that cannot be made."""
