@@ -185,6 +185,28 @@ def test_mixed_leaves_play_a_legal_game(tmp_path: Path) -> None:
     assert replay_actions(game, played.actions) == played.final_state
 
 
+def test_a_leaf_averages_its_rollouts(tmp_path: Path) -> None:
+    """`rollouts=N`: a leaf's playout share is the mean of N greedy playouts, drawn as one
+    compiled call draws them; N out of 1..64 is refused in words."""
+    game = make_game("kingdomino", {"players": 2})
+    network = load_network(saved(game, tmp_path / "net.npz"))
+    state = decision(game, 6, 5)
+    search = NeuralSearch(game, 0, network, 1.5, 1.0, None, rollouts=4)
+    assert search.sim is not None
+    runs = search.sim.batch(state, random.Random(8), 4)
+    values, points = search.played(state, random.Random(8))
+    assert np.allclose(values, np.mean([v for v, _ in runs], axis=0))
+    assert np.allclose(points, np.mean([p for _, p in runs], axis=0))
+    assert len({tuple(p) for _, p in runs}) > 1  # four playouts, not one four times
+    path = tmp_path / "net.npz"
+    agents = [make_bot(f"neural:weights={path}:playouts=3:rollouts=4"), make_bot("random")]
+    played = play(game, agents, seed=9)
+    assert replay_actions(game, played.actions) == played.final_state
+    for wrong in ("0", "65", "x"):
+        with pytest.raises(OptionError, match="rollouts"):
+            make_bot(f"neural:weights={path}:rollouts={wrong}")
+
+
 def test_an_analysis_covers_every_legal_action_with_expected_points(tmp_path: Path) -> None:
     game = make_game("kingdomino", {"players": 2})
     path = saved(game, tmp_path / "net.npz")

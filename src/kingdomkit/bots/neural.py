@@ -35,8 +35,9 @@ Settings: weights=PATH (a network file made by `python -m kingdomkit.learn`, for
 options; without it, the network the package ships for the table, in bots/weights/),
 time= | playouts= (default time=1), c= (default 1.5), mix= (default 0.5: at 0.25 s a turn it
 won 40% against `mcts` where the network's values alone won 12.5%, docs/learning.md), noise=
-(default 0), batch= (default 1, at most 256), reuse=yes|no (yes), confirm= (analysis, as
-`mcts`).
+(default 0), batch= (default 1, at most 256), rollouts= (the greedy playouts a leaf's `mix`
+averages, default 1, at most 64; one compiled call), reuse=yes|no (yes), confirm= (analysis,
+as `mcts`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ DEFAULT_MIX = 0.5  # the playout's share of a leaf's value (docs/learning.md mea
 DEFAULT_BATCH = 1  # leaves a network call values: 8 is twice as fast, not shown stronger
 # (docs/learning.md)
 MAX_BATCH = 256
+MAX_ROLLOUTS = 64
 DIRICHLET_TOTAL = 10.0  # `noise=`: alpha = this / legal actions
 NO_WEIGHTS = (
     "neural needs weights=PATH, a network file for this game made by "
@@ -86,6 +88,7 @@ class NeuralSearch:
         root: Node | None,
         noise: float = 0.0,
         batch: int = 1,
+        rollouts: int = 1,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -97,6 +100,7 @@ class NeuralSearch:
         self.mix = mix
         self.noise = noise
         self.batch = batch
+        self.rollouts = rollouts  # greedy playouts a leaf's `mix` averages
         self.virtual: dict[Node, int] = {}  # virtual losses on the paths of a pending batch
         self.root_prior: dict[int, float] | None = None  # the root's, with `noise`
         self.sim = Simulator(game, player, "greedy", 0.0, "relative") if mix > 0 else None
@@ -257,13 +261,24 @@ class NeuralSearch:
             values = found.values[row, seat].tolist()
             points = found.points[row, seat].tolist()
             if self.sim is not None:
-                played, scored = self.sim.run(state, rng)
+                played, scored = self.played(state, rng)
                 mix = self.mix
                 values = [(1 - mix) * v + mix * w for v, w in zip(values, played, strict=True)]
                 points = [(1 - mix) * v + mix * w for v, w in zip(points, scored, strict=True)]
             priors = dict(zip(legal, found.priors[row, list(legal)].tolist(), strict=True))
             results.append((priors, (values, points)))
         return results
+
+    def played(self, state: Any, rng: random.Random) -> Outcome:
+        """The mean values and points of `rollouts` greedy playouts from `state` (one call
+        of the compiled kernel)."""
+        assert self.sim is not None
+        if self.rollouts == 1:
+            return self.sim.run(state, rng)
+        runs = self.sim.batch(state, rng, self.rollouts)
+        values = [sum(column) / len(runs) for column in zip(*(v for v, _ in runs), strict=True)]
+        points = [sum(column) / len(runs) for column in zip(*(p for _, p in runs), strict=True)]
+        return values, points
 
     def backup(self, path: list[Node], outcome: Outcome) -> None:
         values, points = outcome
@@ -301,6 +316,7 @@ class NeuralBot(TreeBot):
         confirm: int = ANALYSIS_CONFIRM,
         noise: float = 0.0,
         batch: int = DEFAULT_BATCH,
+        rollouts: int = 1,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
         self.network = network  # None: the network shipped for each game's table
@@ -308,13 +324,16 @@ class NeuralBot(TreeBot):
         self.mix = mix
         self.noise = noise
         self.batch = batch
+        self.rollouts = rollouts
         self._checked: Game[Any] | None = None
 
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
         network = self.network_for(game)
-        search = NeuralSearch(game, player, network, self.c, self.mix, root, self.noise, self.batch)
+        search = NeuralSearch(
+            game, player, network, self.c, self.mix, root, self.noise, self.batch, self.rollouts
+        )
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
         return search
@@ -378,6 +397,7 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     reuse = read.text("reuse", "yes", ("yes", "no")) == "yes"
     confirm = read.integer("confirm", ANALYSIS_CONFIRM)
     batch = read.integer("batch", DEFAULT_BATCH)
+    rollouts = read.integer("rollouts", 1)
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
@@ -385,6 +405,8 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
     if batch is None or not 1 <= batch <= MAX_BATCH:
         raise OptionError(f"neural: batch is between 1 and {MAX_BATCH}, not {batch}")
+    if rollouts is None or not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise OptionError(f"neural: rollouts is between 1 and {MAX_ROLLOUTS}, not {rollouts}")
     try:
         from kingdomkit.bots.network import load_network, ships_networks
     except ImportError:
@@ -398,5 +420,5 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     elif not ships_networks():
         raise OptionError(NO_WEIGHTS)
     return NeuralBot(
-        network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise, batch
+        network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise, batch, rollouts
     )
