@@ -414,14 +414,8 @@ def placement_maps(
     cells, deltas = geo.cells, geo.deltas
     maps = []
     for transform in DIHEDRAL:
-        image = np.arange(num_actions)
-        for code in range(4 * cells):
-            direction, cell1 = divmod(code, cells)
-            cell2 = cell1 + deltas[direction]
-            if not (_real(geo, cell1) and _real(geo, cell2)) or (
-                abs(geo.xs[cell1] - geo.xs[cell2]) + abs(geo.ys[cell1] - geo.ys[cell2]) != 1
-            ):
-                continue  # never a placement: stays where it is
+        image = np.arange(num_actions)  # the codes that are never a placement stay
+        for code, direction, cell1, cell2 in placements(geo):
             new1 = geo.cell(*turn(transform, *geo.xy(cell1)))
             new2 = geo.cell(*turn(transform, *geo.xy(cell2)))
             facing = deltas.index(new2 - new1)
@@ -441,19 +435,31 @@ def placement_cells(geo: Geometry, base: int, num_actions: int) -> Array:
     """Per action, the element of a flattened (4, S, S) stack that places a domino's first
     square on that cell facing that way (plane = the direction of `geo.deltas`: right, down,
     left, up), -1 for the other actions and the codes that are never a placement."""
-    cells, deltas, side, reach = geo.cells, geo.deltas, geo.side, geo.reach
+    side, reach = geo.side, geo.reach
     found = np.full(num_actions, -1, np.intp)
-    for code in range(4 * cells):
-        direction, cell1 = divmod(code, cells)
-        cell2 = cell1 + deltas[direction]
-        if not (_real(geo, cell1) and _real(geo, cell2)) or (
-            abs(geo.xs[cell1] - geo.xs[cell2]) + abs(geo.ys[cell1] - geo.ys[cell2]) != 1
-        ):
-            continue
+    for code, direction, cell1, _ in placements(geo):
         x, y = geo.xy(cell1)
         found[base + code] = (direction * side + y + reach) * side + x + reach
     found.flags.writeable = False
     return found
+
+
+@cache
+def placements(geo: Geometry) -> tuple[tuple[int, int, int, int], ...]:
+    """Every placement code (direction * cells + first square's cell) that can be one, with
+    its direction and its two squares' cells; the others join a guard cell or wrap a row."""
+    cells, deltas = geo.cells, geo.deltas
+    found = []
+    for code in range(4 * cells):
+        direction, cell1 = divmod(code, cells)
+        cell2 = cell1 + deltas[direction]
+        if (
+            _real(geo, cell1)
+            and _real(geo, cell2)
+            and abs(geo.xs[cell1] - geo.xs[cell2]) + abs(geo.ys[cell1] - geo.ys[cell2]) == 1
+        ):
+            found.append((code, direction, cell1, cell2))
+    return tuple(found)
 
 
 def _real(geo: Geometry, cell: int) -> bool:
