@@ -13,13 +13,32 @@ from __future__ import annotations
 from typing import Any
 
 from kingdomkit.core.protocol import Game
-from kingdomkit.rl.aec import KingdomkitAECEnv, env
-from kingdomkit.rl.gym import ENV_IDS, KingdomkitGymEnv, register_envs
 from kingdomkit.rl.observation import Symmetry, observer
 from kingdomkit.rl.observation import symmetries as observation_symmetries
-from kingdomkit.rl.vector import KingdomkitVectorEnv
 
-register_envs()
+ENVIRONMENTS = ("ENV_IDS", "KingdomkitAECEnv", "KingdomkitGymEnv", "KingdomkitVectorEnv", "env")
+
+try:
+    from kingdomkit.rl.aec import KingdomkitAECEnv, env
+    from kingdomkit.rl.gym import ENV_IDS, KingdomkitGymEnv, register_envs
+    from kingdomkit.rl.vector import KingdomkitVectorEnv
+except ModuleNotFoundError as missing:
+    # The games' observation encoders live in this package (observation.py) and the `neural`
+    # bot reads them with numpy alone (the `fast` extra): without the environments' libraries
+    # only the environments are refused, in words, when asked for.
+    if missing.name not in ("gymnasium", "pettingzoo"):
+        raise
+    _missing = missing.name
+
+    def __getattr__(name: str) -> Any:
+        if name in ENVIRONMENTS or name == "register_envs":
+            raise ModuleNotFoundError(
+                f"kingdomkit.rl.{name} needs {_missing}: pip install 'kingdomkit[rl]'",
+                name=_missing,
+            )
+        raise AttributeError(f"module 'kingdomkit.rl' has no attribute {name!r}")
+else:
+    register_envs()
 
 
 def symmetries(game: Game[Any], observation: dict[str, Any]) -> list[Symmetry]:
