@@ -33,8 +33,9 @@ from kingdomkit.core.protocol import KingdomkitError
 try:
     import torch
 
-    from kingdomkit.bots.network import Sizes, layout_of, load_network
-    from kingdomkit.learn.loop import NETWORK, RUN, kept_settings
+    from kingdomkit.bots.network import Sizes, header_for, layout_of
+    from kingdomkit.core.registry import make_game
+    from kingdomkit.learn.loop import RUN, kept_settings
     from kingdomkit.learn.model import PolicyValueNet
     from kingdomkit.learn.records import Records
     from kingdomkit.learn.train import fit_scales, train, validate
@@ -88,11 +89,11 @@ def measure(
         Records(**{f.name: getattr(records, f.name)[part] for f in fields(Records)})
         for part in (slice(0, cut), slice(cut, None))
     )
-    header = load_network(run / NETWORK).header
+    game = make_game(settings.game, settings.options)
     found: list[Measured] = []
     for text in designs:
         sizes = design_sizes(text, settings.sizes)
-        layout = layout_of({**header, **_board(header, sizes)})
+        layout = layout_of(header_for(game, sizes))  # as a run of these sizes would make it
         torch.manual_seed(seed)
         model = PolicyValueNet(layout, sizes)
         fit_scales(model, trained)
@@ -117,18 +118,6 @@ def measure(
                 )
             )
     return found
-
-
-def _board(header: dict[str, object], sizes: Sizes) -> dict[str, object]:
-    """The header's map of actions to cells for a design with a board policy (a run without
-    one kept none: it is the game's)."""
-    if not sizes.board_policy or "action_cells" in header:
-        return {}
-    from kingdomkit.bots.network import action_cells
-    from kingdomkit.core.registry import make_game
-
-    game = make_game(str(header["game"]), dict(header["options"]))  # type: ignore[call-overload]
-    return {"action_cells": action_cells(game)}
 
 
 def parser() -> argparse.ArgumentParser:
