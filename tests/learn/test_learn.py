@@ -221,6 +221,12 @@ def test_a_run_asked_for_other_settings_is_refused_in_words(
     assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
     assert main([*TINY_RUN, "--out", str(out), "--iterations", "2", "--games", "2"]) == 2
     assert "other settings (games)" in capsys.readouterr().err
+    # the window alone may change as a run goes on; the run keeps the new one
+    assert main(["--out", str(out), "--iterations", "2", "--window", "5000"]) == 0
+    widened = json.loads((out / "run.json").read_text())
+    assert widened["settings"]["window"] == 5000 and widened["progressed"]["iteration"] == 2
+    assert main(["--out", str(out), "--iterations", "2", "--window", "0"]) == 2
+    assert "--window must be at least 1" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "none")]) == 2
     assert "holds no run" in capsys.readouterr().err
     assert main([*TINY_RUN, "--out", str(tmp_path / "bad"), "--expert", "mcts:depth=x"]) == 2

@@ -95,8 +95,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--window",
         type=int,
-        default=DEFAULTS.window,
-        help=f"the newest records trained on, symmetries included ({DEFAULTS.window})",
+        help=f"the newest records trained on, symmetries included ({DEFAULTS.window}); a "
+        "resumed run may be given another",
     )
     p.add_argument(
         "--player",
@@ -152,7 +152,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         epochs=args.epochs,
         batch=args.batch,
         lr=args.lr,
-        window=args.window,
+        window=DEFAULTS.window if args.window is None else args.window,
         player=args.player,
         opponents=tuple(args.opponent or DEFAULTS.opponents),
         eval_games=args.eval_games,
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     torch.set_num_threads(max(1, args.threads))
     try:
         for name in ("games", "epochs", "batch", "window", "eval_games", "iterations"):
-            if getattr(args, name) < 1:
+            if getattr(args, name) is not None and getattr(args, name) < 1:
                 raise KingdomkitError(f"--{name.replace('_', '-')} must be at least 1")
         for name in ("games", "eval_games", "iterations"):
             if getattr(args, name) >= LIMIT:
@@ -196,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             settings = kept_settings(args.out)
             if settings is None:
                 raise KingdomkitError(f"{args.out} holds no run: name a game to start one")
+            if args.window is not None:  # more games kept as the run grows, or fewer
+                settings = replace(settings, window=args.window)
         else:
             settings = settings_from(args)
         command = shlex.join(["python", "-m", "kingdomkit.learn", *argv])

@@ -204,6 +204,7 @@ class Run:
         kept = json.loads(saved.read_text())
         theirs = json.loads(json.dumps(asdict(Settings.kept(kept["settings"]))))
         mine = json.loads(json.dumps(asdict(self.settings)))
+        theirs["window"] = mine["window"]  # the one setting a resumed run may change
         if theirs != mine:
             changed = sorted(k for k in mine if theirs.get(k) != mine[k])
             raise OptionError(
