@@ -74,24 +74,22 @@ def train(
     short), in minibatches of `batch`; `step(n)` after each minibatch of n records (a
     progress bar). The mean losses over the samples."""
     generator = np.random.default_rng(seed)
-    planes = torch.from_numpy(records.planes.astype(np.float32))
-    vector = torch.from_numpy(records.vector)
-    masks = torch.from_numpy(records.mask)
-    policy = torch.from_numpy(records.policy)
-    value = torch.from_numpy(records.value)
-    points = torch.from_numpy(records.points / POINTS_SCALE)
     passes = -(-samples // max(len(records), 1))
-    order = torch.from_numpy(
-        np.concatenate([generator.permutation(len(records)) for _ in range(passes)])[:samples]
-    )
+    order = np.concatenate([generator.permutation(len(records)) for _ in range(passes)])[:samples]
     totals = np.zeros(3)
     model.train()
     for start in range(0, len(order), batch):
+        # a minibatch at a time: a window of a million records as float32 would take gigabytes
         index = order[start : start + batch]
-        logits, value_logits, points_out = model(planes[index], vector[index])
-        policy_loss = -(policy[index] * log_policy(logits, masks[index])).sum(dim=1).mean()
-        value_loss = torch.mean((torch.sigmoid(value_logits) - value[index]) ** 2)
-        points_loss = torch.mean((points_out - points[index]) ** 2)
+        planes = torch.from_numpy(records.planes[index].astype(np.float32))
+        logits, value_logits, points_out = model(planes, torch.from_numpy(records.vector[index]))
+        masks = torch.from_numpy(records.mask[index])
+        policy = torch.from_numpy(records.policy[index])
+        value = torch.from_numpy(records.value[index])
+        points = torch.from_numpy(records.points[index] / POINTS_SCALE)
+        policy_loss = -(policy * log_policy(logits, masks)).sum(dim=1).mean()
+        value_loss = torch.mean((torch.sigmoid(value_logits) - value) ** 2)
+        points_loss = torch.mean((points_out - points) ** 2)
         loss = policy_loss + value_weight * (value_loss + points_loss)
         optimizer.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
