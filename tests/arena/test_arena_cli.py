@@ -159,6 +159,35 @@ def test_gauntlet_one_against_three(capsys: pytest.CaptureFixture[str], tmp_path
     assert results["matches"][0]["match"] == "greedy-placement vs random"
 
 
+def test_two_bots_at_one_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    table = ["--table", "greedy", "random", "random", "greedy-placement"]
+    argv = ["arena", "kingdomino", "--players", "4", *table, "--deals", "2"]
+    status, out, _ = run(capsys, *argv, "--out", str(tmp_path), "--workers", "1")
+    assert status == 0
+    assert "at the same table" in out and "wins more" in out
+    results = json.loads((tmp_path / "results.json").read_text("utf-8"))
+    assert results["games"] == 2 * 4 and results["tournament"]["mode"] == "table"
+    assert {row["bot"]: row["seats"] for row in results["bots"]} == {
+        "greedy": 8,
+        "random": 16,
+        "greedy-placement": 8,
+    }
+    assert len(results["pairs"]) == 3
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert sorted(game["seats"].index("greedy") for game in games if game["deal"] == 0) == [
+        0,
+        1,
+        2,
+        3,
+    ]
+    status, _, err = run(capsys, *argv, "--out", str(tmp_path), "--workers", "1")
+    assert status == 0  # resumed: nothing to play
+    other = ["--table", "random", "greedy", "random", "greedy-placement"]
+    status, _, err = run(capsys, "arena", "kingdomino", "--players", "4", *other, "--out",
+                         str(tmp_path))  # fmt: skip
+    assert status == 2 and "holds another tournament (table there" in err
+
+
 def test_another_tournament_in_the_directory_is_refused(
     capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
 ) -> None:
@@ -209,6 +238,8 @@ def test_corrupted_games_file_is_refused(
         (["--bots", "random", "Random"], "given twice"),
         (["--bots", "random", "--gauntlet", "random"], "both a candidate"),
         (["--bots", "random", "greedy", "--ray", "nowhere"], "HOST:PORT"),
+        (["--table", "random", "greedy", "greedy"], "--table names 3 bots for 4 seats"),
+        (["--table", "random", "greedy", "--gauntlet", "random"], "without --bots or --gauntlet"),
     ],
 )
 def test_bad_input(
@@ -217,6 +248,16 @@ def test_bad_input(
     status, _, err = run(capsys, "arena", "kingdomino", *argv, "--out", str(tmp_path / "o"))
     assert status == 2
     assert message in err and "Traceback" not in err
+
+
+def test_a_table_and_bots_together_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["arena", "kingdomino", "--table", "random", "greedy", "--bots", "random",
+              "--out", str(tmp_path)])  # fmt: skip
+    assert exit.value.code == 2
+    assert "--bots: not allowed with argument --table" in capsys.readouterr().err
 
 
 def test_unreachable_ray_cluster(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

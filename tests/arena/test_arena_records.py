@@ -30,6 +30,7 @@ def tournament_of(run: Path) -> Tournament:
         opponents=tuple(config["opponents"]),
         deals=config["deals"],
         seed=config["seed"],
+        table=tuple(config.get("table", ())),
     )
     assert tournament.identity()["mode"] == config["mode"]
     return tournament

@@ -131,3 +131,35 @@ def test_rotations_of_a_deal_share_its_draws() -> None:
         play(game, [make_bot(spec) for spec in scheduled.seats], scheduled.seed, step)
         draws.append(chance)
     assert len(draws) == 2 and draws[0] == draws[1]
+
+
+def test_a_table_is_one_line_up_in_every_rotation() -> None:
+    setup = Tournament(
+        "kingdomino", {"players": 4}, (), deals=2, seed=5, table=("n", "m", "g", "g")
+    )
+    assert setup.mode == "table" and setup.everyone == ("n", "m", "g")
+    assert len(setup.matches) == 1 and setup.matches[0].name == "n vs m vs g"
+    assert len(setup.lineups) == 1 and setup.games_per_deal == 4 and setup.total_games == 8
+    games = list(setup.games())
+    for deal in (0, 1):
+        seats = [game.seats for game in games if game.deal == deal]
+        # every seat holds n once and m once over the deal's rotations, on the deal's seed
+        assert sorted(s.index("n") for s in seats) == [0, 1, 2, 3]
+        assert sorted(s.index("m") for s in seats) == [0, 1, 2, 3]
+        assert all(Counter(s) == Counter({"g": 2, "n": 1, "m": 1}) for s in seats)
+    assert {game.seed for game in games} == {5, 6}
+    assert setup.identity()["table"] == ["n", "m", "g", "g"]
+    assert "table" not in tournament(2, ("a", "b")).identity()  # older runs read back the same
+
+
+@pytest.mark.parametrize(
+    ("bots", "table", "message"),
+    [
+        ((), ("a", "b", "c"), "--table names 3 bots for 4 seats"),
+        (("a",), ("a", "b", "c", "d"), "without --bots or --gauntlet"),
+        ((), ("a", "a", "a", "a"), "at least 2 different bots"),
+    ],
+)
+def test_bad_tables(bots: tuple[str, ...], table: tuple[str, ...], message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        Tournament("kingdomino", {"players": 4}, bots, table=table)

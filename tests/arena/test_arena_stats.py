@@ -155,6 +155,33 @@ def test_summary_of_a_hand_made_tournament() -> None:
     assert summary["matches"][0]["results"][0]["win_rate"] == rows["a"]["win_rate"]
 
 
+def test_a_table_compares_its_bots_game_by_game() -> None:
+    setup = Tournament("kingdomino", {"players": 4}, (), deals=2, table=("n", "m", "g", "g"))
+    outcomes = [
+        outcome(0, ("n", "m", "g", "g"), (40.0, 30.0, 20.0, 10.0)),  # n wins by 10
+        outcome(0, ("g", "n", "m", "g"), (20.0, 30.0, 30.0, 10.0)),  # n and m tie
+        outcome(1, ("g", "g", "n", "m"), (50.0, 10.0, 20.0, 30.0)),  # a g wins
+        outcome(1, ("m", "g", "g", "n"), (35.0, 30.0, 20.0, 25.0)),  # m wins
+    ]
+    summary = summarize(setup, outcomes, resamples=50)
+    assert [pair["bots"] for pair in summary["pairs"]] == [["n", "m"], ["n", "g"], ["m", "g"]]
+    n_m = summary["pairs"][0]
+    assert n_m["games"] == 4
+    # n's wins less m's: 1, 0 (a tie), 0 (neither), -1; margins: 10 - -10, 0 - 0,
+    # -30 - -20, -10 - 5
+    assert n_m["win_difference"]["mean"] == pytest.approx(0.0)
+    assert n_m["margin_difference"]["mean"] == pytest.approx((20 + 0 - 10 - 15) / 4)
+    # deal means 0.5 and -0.5: the t interval of those two
+    half = t975(1) * statistics.stdev([0.5, -0.5]) / math.sqrt(2)
+    assert n_m["win_difference"]["high"] == pytest.approx(half, abs=1e-6)
+    n_g = summary["pairs"][1]  # g sits twice: the mean of its two seats
+    assert n_g["win_difference"]["mean"] == pytest.approx(((1 - 0) + (0.5 - 0) + (0 - 0.5) + 0) / 4)
+    rows = {row["bot"]: row for row in summary["bots"]}
+    assert rows["g"]["seats"] == 8 and rows["n"]["seats"] == 4
+    plain = summarize(Tournament("kingdomino", {"players": 2}, ("a", "b")), [], resamples=10)
+    assert "pairs" not in plain
+
+
 TEAMS = {"players": 6, "royal_wedding": True, "teams": True}  # teams (0, 1), (2, 3), (4, 5)
 
 

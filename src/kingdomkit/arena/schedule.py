@@ -9,6 +9,9 @@
     2 players: line-up (A, B)         line-up (A, X, ..., X): one candidate, players-1
     more: (A, B, .., B), (B, A, .., A)   copies of the opponent (one agent against three)
 
+    table (--table A B X X)           one line-up, the table as given (a bot may sit more
+                                      than once): two bots compared at the same table
+
 Every line-up is played in all its rotations on the same deal (the same chance draws, each
 bot in every seat), so the luck of the deal and the seat cancel out. Every match is played on
 the same deals, so a deal (all its games) is the unit of sampling of the statistics. Games
@@ -33,19 +36,20 @@ from kingdomkit.bots import parse_spec
 from kingdomkit.bots.budget import clock_kind
 from kingdomkit.core.protocol import OptionError
 
-Mode = Literal["round-robin", "gauntlet"]
+Mode = Literal["round-robin", "gauntlet", "table"]
 GameKey = tuple[int, int, int]  # (deal, line-up, rotation)
 
 
 @dataclass(frozen=True)
 class Match:
-    """Two bots that meet: (candidate, opponent) in a gauntlet, a pair in a round robin."""
+    """Bots that meet: (candidate, opponent) in a gauntlet, a pair in a round robin, the
+    table's bots (each once) at a table."""
 
-    bots: tuple[str, str]
+    bots: tuple[str, ...]
 
     @property
     def name(self) -> str:
-        return f"{self.bots[0]} vs {self.bots[1]}"
+        return " vs ".join(self.bots)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,7 @@ class Tournament:
     deals: int = 1
     seed: int = 0
     clock: str = "wall"
+    table: tuple[str, ...] = ()  # one bot spec per seat (the table mode; bots stays empty)
     matches: tuple[Match, ...] = field(init=False, repr=False, compare=False)
     lineups: tuple[LineUp, ...] = field(init=False, repr=False, compare=False)
 
@@ -111,6 +116,8 @@ class Tournament:
         clock_kind(self.clock)
         if self.players < 2:
             raise OptionError("a tournament needs at least 2 players per game")
+        if self.table:
+            self._check_table()
         _refuse_repeats(self.bots, "--bots")
         _refuse_repeats(self.opponents, "--gauntlet")
         both = sorted(set(self.bots) & set(self.opponents))
@@ -122,8 +129,20 @@ class Tournament:
         object.__setattr__(self, "matches", matches)
         object.__setattr__(self, "lineups", self._lineups(matches))
 
+    def _check_table(self) -> None:
+        if self.bots or self.opponents:
+            raise OptionError("--table names every seat: give it without --bots or --gauntlet")
+        if len(self.table) != self.players:
+            raise OptionError(
+                f"--table names {len(self.table)} bots for {self.players} seats: one per seat"
+            )
+        if len(self.everyone) < 2:
+            raise OptionError("--table needs at least 2 different bots to compare")
+
     @property
     def mode(self) -> Mode:
+        if self.table:
+            return "table"
         return "gauntlet" if self.opponents else "round-robin"
 
     @property
@@ -132,7 +151,9 @@ class Tournament:
 
     @property
     def everyone(self) -> tuple[str, ...]:
-        """Every bot of the tournament, candidates first."""
+        """Every bot of the tournament, candidates first (a table's in its order, once)."""
+        if self.table:
+            return tuple(dict.fromkeys(self.table))
         return self.bots + self.opponents
 
     @property
@@ -144,6 +165,8 @@ class Tournament:
         return self.deals * self.games_per_deal
 
     def _matches(self) -> tuple[Match, ...]:
+        if self.mode == "table":
+            return (Match(self.everyone),)
         if self.mode == "gauntlet":
             return tuple(Match((bot, other)) for bot in self.bots for other in self.opponents)
         return tuple(
@@ -153,6 +176,8 @@ class Tournament:
         )
 
     def _lineups(self, matches: Sequence[Match]) -> tuple[LineUp, ...]:
+        if self.mode == "table":
+            return (LineUp(0, self.table),)
         rest = self.players - 1
         lineups = []
         for number, match in enumerate(matches):
@@ -187,7 +212,7 @@ class Tournament:
 
     def identity(self) -> dict[str, Any]:
         """What makes two runs the same tournament (the number of deals may grow)."""
-        return {
+        identity = {
             "game": self.game,
             "options": dict(self.options),
             "mode": self.mode,
@@ -196,6 +221,9 @@ class Tournament:
             "seed": self.seed,
             "clock": self.clock,
         }
+        if self.table:  # kept only when there is one: older tournaments read back the same
+            identity["table"] = list(self.table)
+        return identity
 
     def to_json(self) -> dict[str, Any]:
         return {**self.identity(), "deals": self.deals}

@@ -15,6 +15,11 @@ sampling: with S_d the sum and m_d the number of observations in deal d, n deals
 (the cluster-robust standard error of a mean), and the interval is mean +- t(0.975, n - 1) se.
 One deal gives no interval (None).
 
+At a table (`--table`: two bots at the same table, with others), each two bots are also
+compared game by game: the difference of their win shares (a bot sitting twice counts the mean
+of its seats) and of their margins, with the same intervals over deals, so "A wins more than
+B at this table" is a claim with its own interval rather than two overlapping ones.
+
 Ratings: each game ranks its seats by (winner, score); every two seats of different bots on
 different sides give a pairwise result (1, 0, or 1/2 each on a tie); teammates never meet.
 A Bradley-Terry model, P(i beats j) = 1 / (1 + exp(t_j - t_i)), is fitted by Newton's method
@@ -253,6 +258,36 @@ def _observe(
     return seen
 
 
+def table_pairs(
+    outcomes: Sequence[Outcome], bots: Sequence[str], sides: Sides
+) -> list[dict[str, Any]]:
+    """Every two bots of a table, compared game by game (see the card): the first's win share
+    less the second's, and the same of their margins, with intervals over deals."""
+    per_game = []  # (deal, {bot: (win, margin)}) with each bot's mean over its seats
+    for outcome in outcomes:
+        wins, gaps = win_shares(sides, outcome.winners), margins(sides, outcome.scores)
+        seats: dict[str, list[tuple[float, float]]] = {}
+        for seat, bot in enumerate(outcome.seats):
+            seats.setdefault(bot, []).append((wins[seat], gaps[seat]))
+        means = {bot: tuple(map(float, np.mean(found, axis=0))) for bot, found in seats.items()}
+        per_game.append((outcome.deal, means))
+    deals = [deal for deal, _ in per_game]
+    pairs = []
+    for first, bot in enumerate(bots):
+        for other in bots[first + 1 :]:
+            win_gaps = [means[bot][0] - means[other][0] for _, means in per_game]
+            margin_gaps = [means[bot][1] - means[other][1] for _, means in per_game]
+            pairs.append(
+                {
+                    "bots": [bot, other],
+                    "games": len(per_game),
+                    "win_difference": clustered_mean(win_gaps, deals).to_json(),
+                    "margin_difference": clustered_mean(margin_gaps, deals).to_json(),
+                }
+            )
+    return pairs
+
+
 def tournament_sides(tournament: Tournament) -> Sides:
     """The sides of the tournament's game (its teams; each seat alone outside team play)."""
     return make_game(tournament.game, tournament.options).teams()
@@ -273,7 +308,7 @@ def summarize(
     sides = tournament_sides(tournament)
     elo = ratings(played, bots, tournament.seed, resamples, sides=sides)
     overall = _observe(played, bots, sides)
-    role = dict.fromkeys(tournament.bots, "candidate" if tournament.opponents else "bot")
+    role = dict.fromkeys(bots, "candidate" if tournament.opponents else "bot")
     role.update(dict.fromkeys(tournament.opponents, "opponent"))
     rows = []
     for bot, rating in zip(bots, elo, strict=True):
@@ -293,6 +328,7 @@ def summarize(
                 "results": [seen[bot].to_json(bot) for bot in match.bots],
             }
         )
+    pairs = {"pairs": table_pairs(played, bots, sides)} if tournament.mode == "table" else {}
     return {
         "format": RESULTS_FORMAT,
         "tournament": {**tournament.to_json(), "players": tournament.players},
@@ -301,6 +337,7 @@ def summarize(
         "games_per_deal": tournament.games_per_deal,
         "bots": rows,
         "matches": matches,
+        **pairs,
         "method": {
             "win_rate": "share of the victory of the seat's side (ties between sides shared)",
             "margin": "own side's score minus the best score of the other sides",

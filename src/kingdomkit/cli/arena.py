@@ -4,6 +4,8 @@
         --deals 50 --seed 1 --out runs/t1                     # round robin
     kingdomkit arena kingdomino --players 4 --bots mcts:time=1 flat-mc:time=1 \\
         --gauntlet greedy --deals 50 --out runs/g1            # gauntlet, 1 vs 3 copies
+    kingdomkit arena kingdomino --players 4 --table neural:time=1 mcts:time=1 greedy greedy \\
+        --deals 50 --out runs/t2                              # two bots at one table
 
 The schedule (line-ups, rotations, deals) is described in kingdomkit.arena.schedule, the
 statistics in kingdomkit.arena.stats, the files left in DIR in kingdomkit.arena.store/report.
@@ -34,13 +36,15 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "arena",
         help="a tournament between bots, with ratings and charts",
-        description="Play a round robin (every pair of --bots) or a gauntlet (every bot of "
-        "--bots against every --gauntlet opponent) on paired deals: deal d is played from "
+        description="Play a round robin (every pair of --bots), a gauntlet (every bot of "
+        "--bots against every --gauntlet opponent) or a table (--table: one bot per seat, "
+        "a bot may sit more than once) on paired deals: deal d is played from "
         "seed SEED+d once per rotation of every line-up, so every bot sits in every seat on "
         "the same draws. With more than 2 players a line-up is one bot against players-1 "
         "copies of the other (a round robin plays both ways round). Results (win rate, "
         "score, margin over the best opponent, Bradley-Terry ratings in Elo, with 95% "
-        "intervals over deals) go to DIR as results.json, results.csv, games.csv and PNG "
+        "intervals over deals; at a table, each two bots' difference in wins and margin, "
+        "game by game) go to DIR as results.json, results.csv, games.csv and PNG "
         "charts. Finished games are appended to DIR/games.jsonl: running the same command "
         "again resumes, and a larger --deals extends the tournament.",
         epilog="Example: kingdomkit arena kingdomino --players 4 --bots flat-mc:time=1 greedy "
@@ -48,12 +52,19 @@ def add_parser(subparsers: Any) -> None:
         "kingdomkit simulate GAME --players P --bots BOT_0,BOT_1,... --games 1 --seed SEED.",
     )
     add_game_arguments(parser)
-    parser.add_argument(
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument(
         "--bots",
         nargs="+",
-        required=True,
         metavar="SPEC",
         help="the bots (the candidates of a gauntlet), e.g. greedy flat-mc:playout=greedy:time=1",
+    )
+    who.add_argument(
+        "--table",
+        nargs="+",
+        metavar="SPEC",
+        help="one bot per seat, played in every rotation, e.g. neural:time=1 mcts:time=1 "
+        "greedy greedy: the bots compared at the same table",
     )
     parser.add_argument(
         "--gauntlet",
@@ -126,11 +137,12 @@ def run(args: argparse.Namespace) -> int:
     tournament = Tournament(
         game=game.name,
         options=dict(game.options),
-        bots=tuple(canonical_spec(spec) for spec in args.bots),
+        bots=tuple(canonical_spec(spec) for spec in args.bots or ()),
         opponents=tuple(canonical_spec(spec) for spec in args.gauntlet),
         deals=args.deals,
         seed=args.seed,
         clock=args.clock,
+        table=tuple(canonical_spec(spec) for spec in args.table or ()),
     )
     console = Console(stderr=True)
     progress = progress_bar(console, "arena")
@@ -210,10 +222,30 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
                 _plus_minus(row["score"], ".1f"),
                 _plus_minus(row["margin"], "+.1f"),
             )
-    console.print(matches)
+    if "pairs" in results:
+        console.print(_pairs_table(results["pairs"]))
+    else:
+        console.print(matches)
     console.print(
         f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
         "over deals; ties share the win; margin = own score - best other score "
         "(in team play, per team: own team's against the best other team's). "
         f"Results in {out}"
     )
+
+
+def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
+    """A table's bots two by two: how many more wins and points the first had, game by game."""
+    table = Table(title="at the same table: the first bot's wins and margin less the second's")
+    for heading in ("bot", "against", "games", "wins more", "margin more"):
+        table.add_column(heading, justify="left" if heading in ("bot", "against") else "right")
+    for pair in pairs:
+        first, second = pair["bots"]
+        table.add_row(
+            first,
+            second,
+            str(pair["games"]),
+            _plus_minus(pair["win_difference"], "+.1f", percent=True),
+            _plus_minus(pair["margin_difference"], "+.1f"),
+        )
+    return table
