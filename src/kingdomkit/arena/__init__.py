@@ -12,6 +12,5 @@ The schedule in a sentence: a *line-up* is one bot spec per seat, a *deal* is a 
 deal is played once per rotation of every line-up; a round robin has a match for every pair
 of bots, a gauntlet one for every (candidate, opponent), and with more than two players a
 line-up is one bot against players-1 copies of the other; a table is one line-up as given.
-numpy, matplotlib and Ray (the
-`arena` extra) are imported only when a tournament needs them.
+numpy, matplotlib and Ray (the `arena` extra) are imported only when a tournament needs them.
 """

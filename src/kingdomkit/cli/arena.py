@@ -209,12 +209,26 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
             _range(row["elo"]),
         )
     console.print(table)
-    matches = Table(title="matches")
+    if "pairs" in results:  # a table: its one match is the tournament itself
+        console.print(_pairs_table(results["pairs"]))
+    else:
+        console.print(_matches_table(results["matches"]))
+    console.print(
+        f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
+        "over deals; ties share the win; margin = own score - best other score "
+        "(in team play, per team: own team's against the best other team's). "
+        f"Results in {out}"
+    )
+
+
+def _matches_table(matches: Sequence[Mapping[str, Any]]) -> Table:
+    """Each match's bots, with their figures in that match alone."""
+    table = Table(title="matches")
     for heading in ("match", "bot", "games", "win rate", "score", "margin"):
-        matches.add_column(heading, justify="left" if heading in ("match", "bot") else "right")
-    for match in results["matches"]:
+        table.add_column(heading, justify="left" if heading in ("match", "bot") else "right")
+    for match in matches:
         for number, row in enumerate(match["results"]):
-            matches.add_row(
+            table.add_row(
                 match["match"] if number == 0 else "",
                 row["bot"],
                 str(row["games"]),
@@ -222,16 +236,7 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
                 _plus_minus(row["score"], ".1f"),
                 _plus_minus(row["margin"], "+.1f"),
             )
-    if "pairs" in results:
-        console.print(_pairs_table(results["pairs"]))
-    else:
-        console.print(matches)
-    console.print(
-        f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
-        "over deals; ties share the win; margin = own score - best other score "
-        "(in team play, per team: own team's against the best other team's). "
-        f"Results in {out}"
-    )
+    return table
 
 
 def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:

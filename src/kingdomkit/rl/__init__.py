@@ -16,7 +16,14 @@ from kingdomkit.core.protocol import Game
 from kingdomkit.rl.observation import Symmetry, observer
 from kingdomkit.rl.observation import symmetries as observation_symmetries
 
-ENVIRONMENTS = ("ENV_IDS", "KingdomkitAECEnv", "KingdomkitGymEnv", "KingdomkitVectorEnv", "env")
+ENVIRONMENTS = (
+    "ENV_IDS",
+    "KingdomkitAECEnv",
+    "KingdomkitGymEnv",
+    "KingdomkitVectorEnv",
+    "env",
+    "register_envs",
+)
 
 try:
     from kingdomkit.rl.aec import KingdomkitAECEnv, env
@@ -31,7 +38,7 @@ except ModuleNotFoundError as missing:
     _missing = missing.name
 
     def __getattr__(name: str) -> Any:
-        if name in ENVIRONMENTS or name == "register_envs":
+        if name in ENVIRONMENTS:
             raise ModuleNotFoundError(
                 f"kingdomkit.rl.{name} needs {_missing}: pip install 'kingdomkit[rl]'",
                 name=_missing,
