@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import ctypes
 import multiprocessing
+import os
 import random
 import signal
 from collections.abc import Callable
@@ -31,11 +32,15 @@ TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
 
 
-def die_with_parent() -> None:
-    """In a worker process (Linux): be killed when the process that started it dies, so a
-    server or worker killed with SIGKILL leaves no search running on."""
+def die_with_parent(parent: int) -> None:
+    """In a worker process (Linux): be killed when `parent`, the process that started it,
+    dies, so a server or worker killed with SIGKILL leaves no search running on. A parent
+    killed while the worker was still starting sends no signal: the worker, which holds both
+    ends of its own job queue, would wait for work forever, so it checks and leaves now."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def in_one_process(bot: str, game: Game[Any]) -> str:
@@ -160,7 +165,10 @@ class BotPool:
     def _start(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context("spawn")  # no fork of a threaded server
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=context, initializer=die_with_parent
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         )
 
     async def move(
