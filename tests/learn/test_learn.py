@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,7 @@ from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
 from kingdomkit.learn.records import Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
+from processes import started_workers, still_running  # noqa: E402
 
 SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
 TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
@@ -320,6 +323,17 @@ def test_self_play_over_two_processes_records_the_same_games(tmp_path: Path) -> 
     assert len(one) > 0
     for name in ("planes", "vector", "mask", "policy", "value", "points"):
         assert np.array_equal(getattr(one, name), getattr(two, name))
+
+
+def test_a_run_killed_in_its_self_play_leaves_no_worker_playing_on(tmp_path: Path) -> None:
+    slow = ["--games", "4", "--workers", "2", "--expert", "mcts:playouts=400"]
+    command = [sys.executable, "-m", "kingdomkit.learn", *TINY_RUN, *slow]
+    with subprocess.Popen([*command, "--out", str(tmp_path / "run")]) as run:
+        try:
+            workers = started_workers(run.pid)
+        finally:
+            run.kill()
+    assert not still_running(workers)
 
 
 def test_explored_games_differ_and_the_run_s_own_network_can_be_the_expert(

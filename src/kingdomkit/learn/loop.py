@@ -22,11 +22,10 @@ latest network (AlphaZero's loop; with `mcts`, expert iteration from our best se
 from __future__ import annotations
 
 import json
-import multiprocessing
 import subprocess
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +45,7 @@ from kingdomkit.bots.network import (
 )
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import make_game
+from kingdomkit.core.workers import worker_pool
 from kingdomkit.learn.curve import Point, plot, read_csv, strength, write_csv
 from kingdomkit.learn.model import PolicyValueNet, export, from_network
 from kingdomkit.learn.records import Records, self_play
@@ -340,9 +340,7 @@ class Run:
                 found.append(self_play(self.game, expert, seed, self.layout, explore, mix))
                 step()
             return found
-        # spawned, not forked: this process holds torch's threads
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+        with worker_pool(self.workers) as pool:  # spawned: this process holds torch's threads
             jobs = [
                 pool.submit(self_play, self.game, expert, seed, self.layout, explore, mix)
                 for seed in seeds

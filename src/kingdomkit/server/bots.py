@@ -8,12 +8,7 @@ can move in any worker.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
-import multiprocessing
-import os
 import random
-import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,23 +19,12 @@ from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import make_game
+from kingdomkit.core.workers import worker_pool
 from kingdomkit.server.analysts import analyst_for
 from kingdomkit.server.board import words
 
 RETRIES = 2  # new pools tried when a worker dies under a move
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
-PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
-
-
-def die_with_parent(parent: int) -> None:
-    """In a worker process (Linux): be killed when `parent`, the process that started it,
-    dies, so a server or worker killed with SIGKILL leaves no search running on. A parent
-    killed while the worker was still starting sends no signal: the worker, which holds both
-    ends of its own job queue, would wait for work forever, so it checks and leaves now."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def in_one_process(bot: str, game: Game[Any]) -> str:
@@ -163,13 +147,7 @@ class BotPool:
         self.executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=context,
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
+        return worker_pool(self.workers)
 
     async def move(
         self, game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str

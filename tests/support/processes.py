@@ -1,0 +1,57 @@
+"""The worker processes a process started, read from /proc (Linux), for the tests that kill
+a server or a training run and check that its workers went with it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+
+DEATH_SECONDS = 30  # how long a worker may take to notice that its parent has gone
+
+
+def workers_of(parent: int) -> set[int]:
+    """The multiprocessing workers whose parent is `parent`."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == parent and b"spawn_main" in command:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live worker (not gone, not a zombie waiting to be reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return state != "Z" and b"spawn_main" in command
+
+
+def still_running(pids: set[int]) -> set[int]:
+    """Those of `pids` still running after DEATH_SECONDS at most, killed then, so that a
+    failing test leaves nothing behind."""
+    deadline = time.monotonic() + DEATH_SECONDS
+    while (alive := {pid for pid in pids if running(pid)}) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for pid in alive:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return alive
+
+
+def started_workers(parent: int) -> set[int]:
+    """The workers of `parent` once it has some (AssertionError after DEATH_SECONDS)."""
+    deadline = time.monotonic() + DEATH_SECONDS
+    while not (found := workers_of(parent)):
+        assert time.monotonic() < deadline, "no worker started"
+        time.sleep(0.1)
+    return found
