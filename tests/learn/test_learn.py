@@ -132,6 +132,24 @@ def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
 
 
+def test_an_expert_with_gumbel_s_root_records_its_improved_policy(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 0, TINY)
+    save_network(tmp_path / "n.npz", network.header, network.arrays)
+    layout = layout_of(network.header)
+    expert = f"neural:weights={tmp_path / 'n.npz'}:playouts=8:gumbel=4"
+    records, decisions = self_play(game, expert, 3, layout)
+    assert len(records) == 8 * decisions
+    assert np.allclose(records.policy.sum(axis=1), 1.0)
+    assert not records.policy[~records.mask].any()
+    # a search's improved policy is on every legal move, where the visits of a search that
+    # considers 4 moves would cover 4 at most (a turn's next decision, a claim of at most 4
+    # dominoes, is read from the tree and keeps the visits)
+    everywhere = ((records.policy > 0) == records.mask).all(axis=1)
+    wide = records.mask.sum(axis=1) > 4
+    assert wide.any() and everywhere[wide].all()
+
+
 def test_value_targets_mix_the_outcome_with_the_searchs_estimate() -> None:
     game = make_game("kingdomino", {"players": 2})
     layout = layout_of(header_for(game, TINY))

@@ -141,10 +141,14 @@ class TreeBot:
         if len(legal) == 1:  # nothing to think about: keep the time (and the tree)
             return self._played(game, player, state, legal[0], node or Node(game.num_players))
         search = self._search(game, view, player, srng, node if self.reuse else None)
-        action = search.root.best_action(legal, player)
+        action = self.choice(search, legal, player)
         if action is None:
             action = self.fallback(game, view, player, srng, search.root)
         return self._played(game, player, state, action, search.root)
+
+    def choice(self, search: RootSearch, legal: tuple[int, ...], player: int) -> int | None:
+        """The move a search chose: its root's most visited legal child (None if none)."""
+        return search.root.best_action(legal, player)
 
     def fallback(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, node: Node

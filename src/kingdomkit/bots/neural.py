@@ -20,6 +20,16 @@ view); the search inside (docs/learning.md argues it):
   and open-loop statistics past a draw mix different draws).
 - **Exploration** (for self-play, `noise=E`): a share E of Dirichlet noise in the root's
   priors at every search, as AlphaZero's self-play.
+- **Gumbel's root** (`gumbel=M`, with a `playouts=` budget; Danihelka, Guez, Schrittwieser
+  and Silver, 2022): instead of PUCT at the root, the M actions with the best logit plus a
+  Gumbel draw are each given the same share of the budget, the worse half dropped after
+  each round (sequential halving) by logit + draw + sigma(q), and the last one left is the
+  move. sigma(q) = (50 + the most visits of a root child) * 0.1 * q, q the root children's
+  values rescaled to 0..1, an unvisited one's the mix of the root's own value and its
+  visited children's. The search also leaves `improved`, softmax(logit + sigma(q)) over
+  every legal action: a policy target that improves on the prior with few playouts, where
+  the visit shares of a small search are noisy (learn/records.py takes it). Below the root
+  the search is PUCT as above.
 - **Batches** (`batch=B`): B descents, each leaving a virtual loss on its path (a visit
   worth 0 to every player) so that the next ones explore elsewhere, then one network call
   for their B leaves, the virtual losses taken back and the values backed up. `batch=1` is
@@ -35,9 +45,9 @@ Settings: weights=PATH (a network file made by `python -m kingdomkit.learn`, for
 options; without it, the network the package ships for the table, in bots/weights/),
 time= | playouts= (default time=1), c= (default 1.5), mix= (default 0.5: at 0.25 s a turn it
 won 40% against `mcts` where the network's values alone won 12.5%, docs/learning.md), noise=
-(default 0), batch= (default 1, at most 256), rollouts= (the greedy playouts a leaf's `mix`
-averages, default 1, at most 64; one compiled call), reuse=yes|no (yes), confirm= (analysis,
-as `mcts`).
+(default 0), gumbel= (default 0: PUCT at the root; at most 64, with playouts=), batch=
+(default 1, at most 256), rollouts= (the greedy playouts a leaf's `mix` averages, default 1,
+at most 64; one compiled call), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
 """
 
 from __future__ import annotations
@@ -67,6 +77,9 @@ DEFAULT_BATCH = 1  # leaves a network call values: 8 is twice as fast, not shown
 MAX_BATCH = 256
 MAX_ROLLOUTS = 64
 DIRICHLET_TOTAL = 10.0  # `noise=`: alpha = this / legal actions
+MAX_GUMBEL = 64
+VISIT_SCALE = 50.0  # sigma(q) = (VISIT_SCALE + most visits) * VALUE_SCALE * q, as Gumbel MuZero
+VALUE_SCALE = 0.1
 NO_WEIGHTS = (
     "neural needs weights=PATH, a network file for this game made by "
     "`python -m kingdomkit.learn` (kingdomkit ships no trained network yet)"
@@ -89,6 +102,7 @@ class NeuralSearch:
         noise: float = 0.0,
         batch: int = 1,
         rollouts: int = 1,
+        gumbel: int = 0,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -101,6 +115,10 @@ class NeuralSearch:
         self.noise = noise
         self.batch = batch
         self.rollouts = rollouts  # greedy playouts a leaf's `mix` averages
+        self.gumbel = gumbel  # root actions Gumbel's sequential halving considers (0: PUCT)
+        self.chosen: int | None = None  # the move Gumbel's root chose
+        self.improved: dict[int, float] | None = None  # its policy target (see the card)
+        self.root_value: float | None = None  # the network's value of the root, if evaluated
         self.virtual: dict[Node, int] = {}  # virtual losses on the paths of a pending batch
         self.root_prior: dict[int, float] | None = None  # the root's, with `noise`
         self.sim = Simulator(game, player, "greedy", 0.0, "relative") if mix > 0 else None
@@ -113,7 +131,10 @@ class NeuralSearch:
         """Iterate until the budget is spent; the number of iterations."""
         if self.root.prior is None:
             state = self.game.resample(view, self.player, rng)
-            self.root.prior, _ = self.evaluate(state, rng)
+            self.root.prior, (values, _) = self.evaluate(state, rng)
+            self.root_value = values[self.player]
+        if self.gumbel:
+            return self.halve(view, rng, clock)
         if self.noise > 0.0:
             self.root_prior = noisy(self.root.prior, self.noise, rng)
         done = 0
@@ -123,6 +144,61 @@ class NeuralSearch:
             else:
                 done += self.iterate_batch(view, rng, min(self.batch, clock.left(done)))
         return done
+
+    def halve(self, view: Any, rng: random.Random, clock: Clock) -> int:
+        """Gumbel's sequential halving at the root (see the card); the iterations made."""
+        legal = self.game.legal_actions(self.game.resample(view, self.player, rng))
+        logits = self.logits(legal)
+        draws = {a: -math.log(-math.log(rng.random() or 0.5)) for a in legal}  # Gumbel(0, 1)
+        left = sorted(legal, key=lambda a: logits[a] + draws[a], reverse=True)[: self.gumbel]
+        budget, rounds = clock.left(0), max(1, math.ceil(math.log2(len(left))))
+        done = 0
+        while clock.more(done):
+            if len(left) == 1:  # the rest of the budget grows the move's own tree
+                while clock.more(done):
+                    done += self.iterate(view, rng, left[0])
+                break
+            each = max(1, budget // (rounds * len(left)))
+            for turn in range(each * len(left)):  # round-robin: every action alike
+                if not clock.more(done):
+                    break
+                done += self.iterate(view, rng, left[turn % len(left)])
+            sigma = self.sigma(legal)
+            left.sort(key=lambda a: logits[a] + draws[a] + sigma[a], reverse=True)
+            left = left[: math.ceil(len(left) / 2)]
+        sigma = self.sigma(legal)
+        self.chosen = max(left, key=lambda a: logits[a] + draws[a] + sigma[a])
+        improved = {a: logits[a] + sigma[a] for a in legal}
+        most = max(improved.values())
+        weights = {a: math.exp(x - most) for a, x in improved.items()}
+        total = sum(weights.values())
+        self.improved = {a: w / total for a, w in weights.items()}
+        return done
+
+    def logits(self, legal: tuple[int, ...] | list[int]) -> dict[int, float]:
+        """The log of the root's prior of each legal action (uniform where it has none)."""
+        prior, uniform = self.root.prior or {}, 1.0 / len(legal)
+        return {a: math.log(max(prior.get(a, uniform), 1e-12)) for a in legal}
+
+    def sigma(self, legal: tuple[int, ...] | list[int]) -> dict[int, float]:
+        """sigma(completed q) of each legal root action, for the player to act (the card)."""
+        root, player = self.root, self.player
+        visited = [(a, c) for a in legal if (c := root.children.get(a)) is not None and c.visits]
+        if not visited:
+            return dict.fromkeys(legal, 0.0)
+        q = {a: c.values[player] / c.visits for a, c in visited}
+        prior = root.prior or {}
+        weight = sum(prior.get(a, 0.0) for a, _ in visited)
+        searched = sum(prior.get(a, 0.0) * q[a] for a, _ in visited)
+        mean_q = searched / weight if weight > 0 else sum(q.values()) / len(q)
+        visits = sum(c.visits for _, c in visited)
+        own = self.root_value if self.root_value is not None else root.mean(player)
+        mixed = (own + visits * mean_q) / (1 + visits)  # an unvisited action's q
+        completed = {a: q.get(a, mixed) for a in legal}
+        low, high = min(completed.values()), max(completed.values())
+        scale = (VISIT_SCALE + max(c.visits for _, c in visited)) * VALUE_SCALE
+        span = high - low
+        return {a: scale * ((v - low) / span if span > 0 else 0.0) for a, v in completed.items()}
 
     def iterate(
         self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
@@ -317,6 +393,7 @@ class NeuralBot(TreeBot):
         noise: float = 0.0,
         batch: int = DEFAULT_BATCH,
         rollouts: int = 1,
+        gumbel: int = 0,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
         self.network = network  # None: the network shipped for each game's table
@@ -325,17 +402,38 @@ class NeuralBot(TreeBot):
         self.noise = noise
         self.batch = batch
         self.rollouts = rollouts
+        self.gumbel = gumbel
+        self.improved: dict[int, float] | None = None  # Gumbel's policy target, last decision
         self._checked: Game[Any] | None = None
+
+    def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        self.improved = None  # a decision read from the last search's tree has none
+        return super().act(game, state, rng)
+
+    def choice(self, search: Any, legal: tuple[int, ...], player: int) -> int | None:
+        """Gumbel's choice when its root searched, else the most visited child."""
+        chosen = getattr(search, "chosen", None)
+        return chosen if chosen in legal else super().choice(search, legal, player)
 
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
         network = self.network_for(game)
         search = NeuralSearch(
-            game, player, network, self.c, self.mix, root, self.noise, self.batch, self.rollouts
+            game,
+            player,
+            network,
+            self.c,
+            self.mix,
+            root,
+            self.noise,
+            self.batch,
+            self.rollouts,
+            self.gumbel,
         )
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
+        self.improved = search.improved
         return search
 
     def fallback(
@@ -398,6 +496,7 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     confirm = read.integer("confirm", ANALYSIS_CONFIRM)
     batch = read.integer("batch", DEFAULT_BATCH)
     rollouts = read.integer("rollouts", 1)
+    gumbel = read.integer("gumbel", 0, low=0)
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
@@ -407,6 +506,18 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         raise OptionError(f"neural: batch is between 1 and {MAX_BATCH}, not {batch}")
     if rollouts is None or not 1 <= rollouts <= MAX_ROLLOUTS:
         raise OptionError(f"neural: rollouts is between 1 and {MAX_ROLLOUTS}, not {rollouts}")
+    if gumbel is None or gumbel > MAX_GUMBEL:
+        raise OptionError(f"neural: gumbel is between 0 and {MAX_GUMBEL}, not {gumbel}")
+    if gumbel and budget.playouts is None:
+        raise OptionError(
+            "neural: gumbel= shares a number of playouts between the root's moves: "
+            "give playouts=N, not time="
+        )
+    if gumbel and (noise or batch > 1):
+        raise OptionError(
+            "neural: gumbel= explores at the root with its own draws and one leaf at a time: "
+            "give it without noise= and batch="
+        )
     try:
         from kingdomkit.bots.network import load_network, ships_networks
     except ImportError:
@@ -420,5 +531,14 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     elif not ships_networks():
         raise OptionError(NO_WEIGHTS)
     return NeuralBot(
-        network, budget, c or 0.0, mix, reuse, confirm or ANALYSIS_CONFIRM, noise, batch, rollouts
+        network,
+        budget,
+        c or 0.0,
+        mix,
+        reuse,
+        confirm or ANALYSIS_CONFIRM,
+        noise,
+        batch,
+        rollouts,
+        gumbel,
     )

@@ -2,7 +2,8 @@
 
 At every decision with a choice, the acting player's observation, its legal mask and the
 expert's visit distribution over the legal actions (the node its move was read from: a
-turn's later micro-decisions are read from the search at its first, bots/mcts.py); when the
+turn's later micro-decisions are read from the search at its first, bots/mcts.py), or, where
+the expert searched with Gumbel's root, its improved policy (bots/neural.py); when the
 game ends, every record gets each seat's outcome (the `relative` value the search backs up,
 bots/outcome.py) and final points, seats counted from the record's player. Each record enters
 in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the actions.
@@ -89,9 +90,10 @@ class Records:
 
 
 class Recorder:
-    """An agent playing as `bot` (a tree search bot) and noting each decision it makes; the
-    game's first `explore` decisions with a choice are drawn from the visit distribution
-    instead of the bot's choice (AlphaZero's exploration; the targets stay the visits)."""
+    """An agent playing as `bot` (a tree search bot) and noting each decision it makes, with
+    the root's visit distribution as its policy target, or the improved policy of a search
+    with Gumbel's root (`neural:gumbel=M`); the game's first `explore` decisions with a choice
+    are drawn from that target instead of the bot's choice (AlphaZero's exploration)."""
 
     def __init__(
         self,
@@ -113,7 +115,12 @@ class Recorder:
             mask = np.zeros(game.num_actions, bool)
             mask[list(legal)] = True
             root = getattr(self.bot, "root", None)
-            policy = visit_distribution(root, legal, action, mask)
+            improved = getattr(self.bot, "improved", None)  # Gumbel's root (bots/neural.py)
+            if improved:
+                policy = np.zeros(len(mask), np.float32)
+                policy[list(improved)] = list(improved.values())
+            else:
+                policy = visit_distribution(root, legal, action, mask)
             if len(self.decisions) < self.explore:
                 action = rng.choices(legal, weights=[float(policy[a]) for a in legal])[0]
             observation = self.encoder.observe(state, player)
