@@ -77,7 +77,9 @@ def test_sigma_completes_unvisited_moves_with_the_mixed_value_and_rescales() -> 
     assert search.sigma([2, 3]) == {2: 0.0, 3: 0.0}  # nothing visited: the prior alone
 
 
-def test_a_turn_s_next_decision_read_from_the_tree_has_no_improved_policy(tmp_path: Path) -> None:
+def test_it_plays_its_root_s_move_and_a_move_read_from_the_tree_has_no_target(
+    tmp_path: Path,
+) -> None:
     game = make_game("kingdomino", {"players": 2})
     bot = make_bot(f"neural:weights={saved(game, tmp_path / 'n.npz')}:playouts=24:gumbel=8")
     assert isinstance(bot, NeuralBot)
@@ -85,8 +87,8 @@ def test_a_turn_s_next_decision_read_from_the_tree_has_no_improved_policy(tmp_pa
     search = bot._search
 
     def counted(*args: Any) -> Any:
-        searches.append(args)
-        return search(*args)
+        searches.append(search(*args))
+        return searches[-1]
 
     bot._search = counted  # type: ignore[method-assign,assignment]
     rng = random.Random(5)
@@ -99,6 +101,8 @@ def test_a_turn_s_next_decision_read_from_the_tree_has_no_improved_policy(tmp_pa
         before = len(searches)
         action = bot.act(game, state, rng)
         found.append((len(searches) > before, bot.improved is not None))
+        if len(searches) > before:
+            assert action == searches[-1].chosen  # the move Gumbel's root left, played
         state = game.apply(state, action)
     # every search leaves an improved policy; a decision read from the last tree leaves none
     assert all(searched == improved for searched, improved in found)
