@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,7 @@ from kingdomkit.learn import loop  # noqa: E402
 from kingdomkit.learn.__main__ import main  # noqa: E402
 from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
-from kingdomkit.learn.records import Records, self_play  # noqa: E402
+from kingdomkit.learn.records import Recorder, Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
 from processes import started_workers, still_running  # noqa: E402
 
@@ -148,6 +149,26 @@ def test_an_expert_with_gumbel_s_root_records_its_improved_policy(tmp_path: Path
     everywhere = ((records.policy > 0) == records.mask).all(axis=1)
     wide = records.mask.sum(axis=1) > 4
     assert wide.any() and everywhere[wide].all()
+
+
+def test_with_gumbel_s_root_the_search_values_a_position_by_the_move_it_chose(
+    tmp_path: Path,
+) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 0, TINY)
+    save_network(tmp_path / "n.npz", network.header, network.arrays)
+    bot = make_bot(f"neural:weights={tmp_path / 'n.npz'}:playouts=40:gumbel=8")
+    decisions: list[Any] = []
+    recorder = Recorder(bot, observer_of(game), decisions)
+    state = next(s for s in states(game, 12, 2) if len(game.legal_actions(s)) > 8)
+    action = recorder.act(game, state, random.Random(1))
+    root = getattr(bot, "root")  # noqa: B009 (an Agent, as make_bot says)
+    chosen = root.children[action]
+    assert decisions[-1].search == (
+        [v / chosen.visits for v in chosen.values],
+        [p / chosen.visits for p in chosen.points],
+    )
+    assert decisions[-1].search[0] != [v / root.visits for v in root.values]
 
 
 def test_value_targets_mix_the_outcome_with_the_searchs_estimate() -> None:

@@ -10,7 +10,8 @@ in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the
 
 One game's outcome is a noisy target for a position early in it: the draws and every later
 move decide as much as the position. The search's own estimate at the root (its mean value
-and points per seat) is steadier, and biased towards what its playouts believe. So the value
+and points per seat; with Gumbel's root, which gives visits to moves it then drops, the mean
+of the move it chose) is steadier, and biased towards what its playouts believe. So the value
 and points targets may mix the two, `(1 - mix) * outcome + mix * search` (`value_mix`; a
 decision read from no search keeps the outcome), as AlphaZero reproductions do with "z and q".
 
@@ -115,16 +116,20 @@ class Recorder:
             mask = np.zeros(game.num_actions, bool)
             mask[list(legal)] = True
             root = getattr(self.bot, "root", None)
+            estimate = searched(root)
             improved = getattr(self.bot, "improved", None)  # Gumbel's root (bots/neural.py)
             if improved:
                 policy = np.zeros(len(mask), np.float32)
                 policy[list(improved)] = list(improved.values())
+                # Gumbel's root gave visits to moves it then dropped: the position is worth
+                # what the move it chose is worth, not the mean over all it tried
+                estimate = searched(getattr(root, "children", {}).get(action)) or estimate
             else:
                 policy = visit_distribution(root, legal, action, mask)
             if len(self.decisions) < self.explore:
                 action = rng.choices(legal, weights=[float(policy[a]) for a in legal])[0]
             observation = self.encoder.observe(state, player)
-            self.decisions.append(Decision(player, observation, mask, policy, searched(root)))
+            self.decisions.append(Decision(player, observation, mask, policy, estimate))
         return action
 
     def observe(self, game: Game[Any], player: int, action: int) -> None:
