@@ -13,23 +13,16 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from test_neural import SETUPS, TINY, saved  # noqa: E402
+
 from kingdomkit.bots import make_bot  # noqa: E402
 from kingdomkit.bots.budget import Budget  # noqa: E402
-from kingdomkit.bots.network import Sizes, random_network, save_network  # noqa: E402
+from kingdomkit.bots.network import random_network  # noqa: E402
 from kingdomkit.bots.neural import NeuralBot, NeuralSearch  # noqa: E402
 from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
-
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
-SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
-
-
-def saved(game: Game[Any], path: Path) -> Path:
-    network = random_network(game, 0, TINY)
-    save_network(path, network.header, network.arrays)
-    return path
 
 
 def placement(game: Game[Any], seed: int) -> Any:

@@ -133,12 +133,18 @@ def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
 
 
+def tiny_network(game: Game[Any], path: Path) -> Path:
+    """A file of an untrained TINY network for `game`."""
+    network = random_network(game, 0, TINY)
+    save_network(path, network.header, network.arrays)
+    return path
+
+
 def test_an_expert_with_gumbel_s_root_records_its_improved_policy(tmp_path: Path) -> None:
     game = make_game("kingdomino", {"players": 2})
-    network = random_network(game, 0, TINY)
-    save_network(tmp_path / "n.npz", network.header, network.arrays)
-    layout = layout_of(network.header)
-    expert = f"neural:weights={tmp_path / 'n.npz'}:playouts=8:gumbel=4"
+    path = tiny_network(game, tmp_path / "n.npz")
+    layout = layout_of(load_network(path).header)
+    expert = f"neural:weights={path}:playouts=8:gumbel=4"
     records, decisions = self_play(game, expert, 3, layout)
     assert len(records) == 8 * decisions
     assert np.allclose(records.policy.sum(axis=1), 1.0)
@@ -155,9 +161,8 @@ def test_with_gumbel_s_root_the_search_values_a_position_by_the_move_it_chose(
     tmp_path: Path,
 ) -> None:
     game = make_game("kingdomino", {"players": 2})
-    network = random_network(game, 0, TINY)
-    save_network(tmp_path / "n.npz", network.header, network.arrays)
-    bot = make_bot(f"neural:weights={tmp_path / 'n.npz'}:playouts=40:gumbel=8")
+    path = tiny_network(game, tmp_path / "n.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=40:gumbel=8")
     decisions: list[Any] = []
     recorder = Recorder(bot, observer_of(game), decisions)
     state = next(s for s in states(game, 12, 2) if len(game.legal_actions(s)) > 8)

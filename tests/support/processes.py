@@ -12,28 +12,31 @@ from pathlib import Path
 DEATH_SECONDS = 30  # how long a worker may take to notice that its parent has gone
 
 
+def _worker(pid: str) -> tuple[int, str] | None:
+    """The parent and state of process `pid` if it is a multiprocessing worker, else None
+    (also when it has ended meanwhile)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return (int(fields[1]), fields[0]) if b"spawn_main" in command else None
+
+
 def workers_of(parent: int) -> set[int]:
     """The multiprocessing workers whose parent is `parent`."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except OSError:
-            continue  # ended meanwhile
-        if int(fields[1]) == parent and b"spawn_main" in command:
+        worker = _worker(stat.parent.name)
+        if worker is not None and worker[0] == parent:
             found.add(int(stat.parent.name))
     return found
 
 
 def running(pid: int) -> bool:
     """Whether `pid` is a live worker (not gone, not a zombie waiting to be reaped)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        command = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return False
-    return state != "Z" and b"spawn_main" in command
+    worker = _worker(str(pid))
+    return worker is not None and worker[1] != "Z"
 
 
 def still_running(pids: set[int]) -> set[int]:
