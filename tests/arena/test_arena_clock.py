@@ -52,8 +52,12 @@ def test_helper_processes_of_a_parallel_search_count_on_the_same_clock() -> None
     with counting("cpu"):
         pool = WorkerPool(1)
     try:
-        environ = Path(f"/proc/{pool.processes[0].pid}/environ").read_bytes().split(b"\0")
-        assert f"{CLOCK_VARIABLE}=cpu".encode() in environ
+        # between its fork and its exec the helper's environment reads empty: wait for the exec
+        deadline = time.monotonic() + 30
+        while not (environ := Path(f"/proc/{pool.processes[0].pid}/environ").read_bytes()):
+            assert time.monotonic() < deadline, "the helper process did not start"
+            time.sleep(0.01)
+        assert f"{CLOCK_VARIABLE}=cpu".encode() in environ.split(b"\0")
     finally:
         pool.close()
 
