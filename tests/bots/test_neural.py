@@ -28,19 +28,13 @@ from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
+from networks import TINY, saved  # noqa: E402
 
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
 SETUPS = [
     {"players": 2},
     {"players": 2, "mighty_duel": True},
     {"players": 4},
 ]
-
-
-def saved(game: Game[Any], path: Path, seed: int = 0) -> Path:
-    network = random_network(game, seed, TINY)
-    save_network(path, network.header, network.arrays)
-    return path
 
 
 def decision(game: Game[Any], seed: int, steps: int) -> Any:

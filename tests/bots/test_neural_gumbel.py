@@ -13,7 +13,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from test_neural import SETUPS, TINY, saved  # noqa: E402
+from test_neural import SETUPS  # noqa: E402
 
 from kingdomkit.bots import make_bot  # noqa: E402
 from kingdomkit.bots.budget import Budget  # noqa: E402
@@ -23,6 +23,7 @@ from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
+from networks import TINY, saved  # noqa: E402
 
 
 def placement(game: Game[Any], seed: int) -> Any:

@@ -39,10 +39,10 @@ from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
 from kingdomkit.learn.records import Recorder, Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
+from networks import TINY, saved  # noqa: E402
 from processes import started_workers, still_running  # noqa: E402
 
 SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
-TINY = Sizes(channels=4, reduced=2, hidden=8, trunk=16, value_hidden=8)
 
 
 def states(game: Game[Any], count: int, seed: int) -> list[Any]:
@@ -133,16 +133,9 @@ def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
 
 
-def tiny_network(game: Game[Any], path: Path) -> Path:
-    """A file of an untrained TINY network for `game`."""
-    network = random_network(game, 0, TINY)
-    save_network(path, network.header, network.arrays)
-    return path
-
-
 def test_an_expert_with_gumbel_s_root_records_its_improved_policy(tmp_path: Path) -> None:
     game = make_game("kingdomino", {"players": 2})
-    path = tiny_network(game, tmp_path / "n.npz")
+    path = saved(game, tmp_path / "n.npz")
     layout = layout_of(load_network(path).header)
     expert = f"neural:weights={path}:playouts=8:gumbel=4"
     records, decisions = self_play(game, expert, 3, layout)
@@ -161,7 +154,7 @@ def test_with_gumbel_s_root_the_search_values_a_position_by_the_move_it_chose(
     tmp_path: Path,
 ) -> None:
     game = make_game("kingdomino", {"players": 2})
-    path = tiny_network(game, tmp_path / "n.npz")
+    path = saved(game, tmp_path / "n.npz")
     bot = make_bot(f"neural:weights={path}:playouts=40:gumbel=8")
     decisions: list[Any] = []
     recorder = Recorder(bot, observer_of(game), decisions)
