@@ -51,6 +51,15 @@ def still_running(pids: set[int]) -> set[int]:
     return alive
 
 
+def cpu_seconds(pid: int) -> float:
+    """The processor time `pid` has used, user and system (0 once it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def started_workers(parent: int) -> set[int]:
     """The workers of `parent` once it has some (AssertionError after DEATH_SECONDS)."""
     deadline = time.monotonic() + DEATH_SECONDS

@@ -6,7 +6,7 @@ game and the bots from their names (outcome.play_scheduled), so a game played an
 the same game played here, bots with a time budget aside.
 
     serial   one game after another in this process (workers = 1)
-    local    a pool of `workers` processes (forkserver, or spawn where there is none)
+    local    a pool of `workers` spawned processes that die with the arena
     ray      one remote task per game on the cluster at ADDRESS, collected with ray.wait;
              at most twice the cluster's CPUs in flight
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,6 +25,7 @@ from kingdomkit.arena.extras import require
 from kingdomkit.arena.outcome import Outcome, play_scheduled
 from kingdomkit.arena.schedule import ScheduledGame
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.core.workers import die_with_parent
 
 
 def run_serial(
@@ -34,8 +36,10 @@ def run_serial(
         yield play_scheduled(game, options, task)
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group; the parent alone decides to stop the pool.
+def _start_worker(parent: int) -> None:
+    # A worker ends with the arena (killed, or stopped by SIGTERM, mid-game); Ctrl-C reaches
+    # the whole process group, and the arena alone decides to stop the pool.
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -50,9 +54,12 @@ def run_local(
     if workers <= 1 or len(games) <= 1:
         yield from run_serial(game, options, games)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = context.Pool(min(workers, len(games)), initializer=_ignore_interrupts)
+    # Spawned, so that each worker is the arena's own child and can die with it: a fork
+    # server's workers are the fork server's children, and outlived a stopped arena.
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(
+        min(workers, len(games)), initializer=_start_worker, initargs=(os.getpid(),)
+    )
     try:
         jobs = [(game, options, task) for task in games]
         yield from pool.imap_unordered(_play, jobs, chunksize=1)
