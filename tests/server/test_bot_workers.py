@@ -1,19 +1,45 @@
 """A `kingdomkit serve` killed with SIGKILL while its bots play leaves no bot worker running
-on, on SQLite and on PostgreSQL (kingdomkit.core.workers)."""
+on, on SQLite and on PostgreSQL (kingdomkit.core.workers); stopped with SIGTERM, it ends its
+workers and leaves nothing behind to report at exit."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import httpx2
 
-from processes import DEATH_SECONDS, still_running, workers_of
+from processes import DEATH_SECONDS, gone, still_running, workers_of
 from serving import ServeProcess
 
 HUMAN = {"kind": "human"}
 
 
 def test_a_server_killed_while_its_bots_play_leaves_no_worker(served: ServeProcess) -> None:
+    workers = bots_playing(served)
+    served.kill()
+    assert not still_running(workers)
+
+
+def test_a_server_stopped_while_its_bots_play_stops_cleanly(tmp_path: Path) -> None:
+    served = ServeProcess(tmp_path, log=tmp_path / "serve.log")
+    served.start()
+    try:
+        workers = bots_playing(served)
+        assert served.process is not None
+        # It reports at exit what the server left unreleased: read its words once it is gone.
+        trackers = workers_of(served.process.pid, b"resource_tracker")
+    finally:
+        served.stop()
+    assert not still_running(workers)
+    assert gone(trackers)
+    log = (tmp_path / "serve.log").read_text()
+    assert "leaked" not in log
+    assert "Traceback" not in log
+
+
+def bots_playing(served: ServeProcess) -> set[int]:
+    """The bot workers of `served` once two bots play a table there and have moved."""
     ann = httpx2.Client(base_url=served.url, timeout=60)
     made = ann.post(
         "/api/tables",
@@ -33,6 +59,4 @@ def test_a_server_killed_while_its_bots_play_leaves_no_worker(served: ServeProce
         time.sleep(0.1)
     else:
         raise AssertionError("the bots did not move")
-
-    served.kill()
-    assert not still_running(workers)
+    return workers

@@ -12,22 +12,23 @@ from pathlib import Path
 DEATH_SECONDS = 30  # how long a worker may take to notice that its parent has gone
 
 
-def _worker(pid: str) -> tuple[int, str] | None:
-    """The parent and state of process `pid` if it is a multiprocessing worker, else None
-    (also when it has ended meanwhile)."""
+def _worker(pid: str, marker: bytes = b"spawn_main") -> tuple[int, str] | None:
+    """The parent and state of process `pid` if it is a multiprocessing worker (or the
+    process `marker` names, e.g. b"resource_tracker"), else None (also when it has ended
+    meanwhile)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return None
-    return (int(fields[1]), fields[0]) if b"spawn_main" in command else None
+    return (int(fields[1]), fields[0]) if marker in command else None
 
 
-def workers_of(parent: int) -> set[int]:
-    """The multiprocessing workers whose parent is `parent`."""
+def workers_of(parent: int, marker: bytes = b"spawn_main") -> set[int]:
+    """The multiprocessing workers (or `marker`'s processes) whose parent is `parent`."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        worker = _worker(stat.parent.name)
+        worker = _worker(stat.parent.name, marker)
         if worker is not None and worker[0] == parent:
             found.add(int(stat.parent.name))
     return found
@@ -49,6 +50,16 @@ def still_running(pids: set[int]) -> set[int]:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     return alive
+
+
+def gone(pids: set[int]) -> bool:
+    """Whether all of `pids` have ended (or been reaped) within DEATH_SECONDS."""
+    deadline = time.monotonic() + DEATH_SECONDS
+    while any(Path(f"/proc/{pid}").exists() for pid in pids):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def cpu_seconds(pid: int) -> float:

@@ -1,9 +1,11 @@
 """`kingdomkit serve` as a real process for the tests: started on a free port with its own
 data folder (and a database URL, limits or environment when given), killed with SIGKILL or
-stopped, and started again on the same data."""
+stopped, and started again on the same data; its standard error goes to the test's output,
+or to a file when a test reads it."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -28,8 +30,10 @@ class ServeProcess:
         database: str | None = None,
         args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
+        log: Path | None = None,
     ) -> None:
         self.data = data
+        self.log = log
         self.database = database
         self.args = list(args)
         self.env = dict(env or {})
@@ -44,7 +48,10 @@ class ServeProcess:
             command += ["--database", self.database]
         command += self.args
         env = {**os.environ, "XDG_DATA_HOME": str(self.data), **self.env}
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        with open(self.log, "ab") if self.log else contextlib.nullcontext() as stderr:
+            self.process = subprocess.Popen(
+                command, env=env, stdout=subprocess.DEVNULL, stderr=stderr
+            )
         deadline = time.monotonic() + START_SECONDS
         while True:
             try:

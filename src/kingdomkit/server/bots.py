@@ -24,6 +24,7 @@ from kingdomkit.server.analysts import analyst_for
 from kingdomkit.server.board import words
 
 RETRIES = 2  # new pools tried when a worker dies under a move
+STOP_SECONDS = 5  # a worker not gone this long after SIGTERM is killed
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
 
 
@@ -171,8 +172,17 @@ class BotPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        """Stop the workers now: a search or review under way is abandoned, not awaited."""
+        """Stop the workers now: a search or review under way is abandoned, not awaited.
+        The workers are ended first, so that the pool's shutdown can wait for its own
+        thread and release its queues: a serve process stopped by SIGTERM dies of the
+        signal (uvicorn raises it again), and what the pool still held was reported
+        leaked at exit."""
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
-        self.executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+        for process in processes:
+            process.join(STOP_SECONDS)
+            if process.is_alive():
+                process.kill()
+                process.join()
+        self.executor.shutdown(wait=True, cancel_futures=True)
