@@ -28,13 +28,7 @@ from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
-from networks import TINY, saved  # noqa: E402
-
-SETUPS = [
-    {"players": 2},
-    {"players": 2, "mighty_duel": True},
-    {"players": 4},
-]
+from networks import SETUP_IDS, SETUPS, TINY, saved  # noqa: E402
 
 
 def decision(game: Game[Any], seed: int, steps: int) -> Any:
@@ -50,7 +44,7 @@ def decision(game: Game[Any], seed: int, steps: int) -> Any:
         steps -= 1
 
 
-@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 def test_whole_legal_games_with_an_untrained_network(
     options: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -270,7 +264,7 @@ def nodes(node: Node) -> list[Node]:
     return found
 
 
-@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 @pytest.mark.parametrize("batch", [1, 3, 8])
 def test_a_batched_search_spends_its_budget_and_takes_back_every_virtual_loss(
     options: dict[str, Any], batch: int
@@ -333,7 +327,7 @@ def test_the_batch_setting_is_checked(tmp_path: Path) -> None:
             make_bot(f"neural:weights={path}:batch={wrong}")
 
 
-@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 def test_batched_searches_play_whole_legal_games(options: dict[str, Any], tmp_path: Path) -> None:
     game = make_game("kingdomino", options)
     path = saved(game, tmp_path / "net.npz")

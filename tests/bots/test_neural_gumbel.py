@@ -13,7 +13,6 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from test_neural import SETUPS  # noqa: E402
 
 from kingdomkit.bots import make_bot  # noqa: E402
 from kingdomkit.bots.budget import Budget  # noqa: E402
@@ -23,7 +22,7 @@ from kingdomkit.bots.tree import Node  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import CHANCE, Game, OptionError  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
-from networks import TINY, saved  # noqa: E402
+from networks import SETUP_IDS, SETUPS, TINY, saved  # noqa: E402
 
 
 def placement(game: Game[Any], seed: int) -> Any:
@@ -103,7 +102,7 @@ def test_it_plays_its_root_s_move_and_a_move_read_from_the_tree_has_no_target(
     assert any(not searched for searched, _ in found) and any(searched for searched, _ in found)
 
 
-@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 def test_whole_legal_games_with_gumbel_s_root(options: dict[str, Any], tmp_path: Path) -> None:
     game = make_game("kingdomino", options)
     path = saved(game, tmp_path / "n.npz")

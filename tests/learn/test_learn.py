@@ -39,10 +39,8 @@ from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
 from kingdomkit.learn.records import Recorder, Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
-from networks import TINY, saved  # noqa: E402
+from networks import SETUP_IDS, SETUPS, TINY, saved  # noqa: E402
 from processes import started_workers, still_running  # noqa: E402
-
-SETUPS = [{"players": 2}, {"players": 2, "mighty_duel": True}, {"players": 4}]
 
 
 def states(game: Game[Any], count: int, seed: int) -> list[Any]:
@@ -66,7 +64,7 @@ def states(game: Game[Any], count: int, seed: int) -> list[Any]:
     [(64, 0), (0, 0), (64, 1)],
     ids=["own-value-head", "heads-on-the-trunk", "board-policy"],
 )
-@pytest.mark.parametrize("options", SETUPS, ids=["2p", "mighty-duel", "4p"])
+@pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 def test_the_numpy_network_computes_what_the_torch_model_computes(
     options: dict[str, Any], heads: tuple[int, int]
 ) -> None:
