@@ -327,6 +327,32 @@ def test_the_batch_setting_is_checked(tmp_path: Path) -> None:
             make_bot(f"neural:weights={path}:batch={wrong}")
 
 
+def test_a_first_play_reduction_keeps_the_search_on_fewer_moves() -> None:
+    # An untried move is presumed worth less than its parent once some of the prior is
+    # tried: the same budget goes to fewer of a placement's many moves, each searched deeper.
+    game = make_game("kingdomino", {"players": 2})
+    network = random_network(game, 1, TINY)
+    state = decision(game, 2, 6)  # a placement
+    player = game.current_player(state)
+    assert len(game.legal_actions(state)) >= 9
+    tried = {}
+    for fpu in (0.0, 0.5, 1.0):
+        search = NeuralSearch(game, player, network, 1.5, 0.0, None, fpu=fpu)
+        search.run(game.view(state, player), random.Random(3), Budget(playouts=200).start())
+        assert search.root.visits == 200
+        tried[fpu] = sum(1 for child in search.root.children.values() if child.visits)
+    assert tried[0.0] > tried[0.5] > tried[1.0] >= 1
+
+
+def test_the_fpu_setting_is_checked(tmp_path: Path) -> None:
+    path = saved(make_game("kingdomino", {"players": 2}), tmp_path / "net.npz")
+    assert make_bot(f"neural:weights={path}:fpu=0.3").fpu == 0.3  # type: ignore[attr-defined]
+    assert make_bot(f"neural:weights={path}").fpu == 0.0  # type: ignore[attr-defined]
+    for wrong in ("-0.1", "1.5", "much"):
+        with pytest.raises(OptionError, match="fpu"):
+            make_bot(f"neural:weights={path}:fpu={wrong}")
+
+
 @pytest.mark.parametrize("options", SETUPS, ids=SETUP_IDS)
 def test_batched_searches_play_whole_legal_games(options: dict[str, Any], tmp_path: Path) -> None:
     game = make_game("kingdomino", options)

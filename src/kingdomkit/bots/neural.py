@@ -9,7 +9,10 @@ view); the search inside (docs/learning.md argues it):
       q + c * P(a) * sqrt(N) / (1 + n)
 
   q the child's mean value for `p` normalised by the least and largest values backed up in
-  this search (relative outcomes crowd around 0.5), an unvisited child's q its parent's,
+  this search (relative outcomes crowd around 0.5), an unvisited child's q its parent's
+  (with `fpu=R`, less R times the square root of the prior of the node's visited children,
+  Leela Chess Zero's first-play reduction: the more of the prior the search has tried, the
+  less an untried move is presumed worth),
   P(a) the network's prior (uniform for an action the node's evaluation did not see legal),
   N the node's visits, n the child's.
 - **The network values the leaves**: a node is evaluated once, when first reached (its priors
@@ -44,10 +47,11 @@ view); the search inside (docs/learning.md argues it):
 Settings: weights=PATH (a network file made by `python -m kingdomkit.learn`, for this game and
 options; without it, the network the package ships for the table, in bots/weights/),
 time= | playouts= (default time=1), c= (default 1.5), mix= (default 0.5: at 0.25 s a turn it
-won 40% against `mcts` where the network's values alone won 12.5%, docs/learning.md), noise=
-(default 0), gumbel= (default 0: PUCT at the root; at most 64, with playouts=), batch=
-(default 1, at most 256), rollouts= (the greedy playouts a leaf's `mix` averages, default 1,
-at most 64; one compiled call), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
+won 40% against `mcts` where the network's values alone won 12.5%, docs/learning.md), fpu=
+(default 0, at most 1), noise= (default 0), gumbel= (default 0: PUCT at the root; at most
+64, with playouts=), batch= (default 1, at most 256), rollouts= (the greedy playouts a leaf's
+`mix` averages, default 1, at most 64; one compiled call), reuse=yes|no (yes), confirm=
+(analysis, as `mcts`).
 """
 
 from __future__ import annotations
@@ -103,6 +107,7 @@ class NeuralSearch:
         batch: int = 1,
         rollouts: int = 1,
         gumbel: int = 0,
+        fpu: float = 0.0,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -116,6 +121,7 @@ class NeuralSearch:
         self.batch = batch
         self.rollouts = rollouts  # greedy playouts a leaf's `mix` averages
         self.gumbel = gumbel  # root actions Gumbel's sequential halving considers (0: PUCT)
+        self.fpu = fpu  # first-play reduction of an unvisited child's q (see the card)
         self.chosen: int | None = None  # the move Gumbel's root chose
         self.improved: dict[int, float] | None = None  # its policy target (see the card)
         self.root_value: float | None = None  # the network's value of the root, if evaluated
@@ -290,6 +296,9 @@ class NeuralSearch:
         mean = node.values[player] / real if real else 0.0
         parent = (mean - low) / span if span > 0 else 0.5
         child_of, prior_of = node.children.get, prior.get
+        if self.fpu:
+            tried = sum(prior_of(a, uniform) for a, child in node.children.items() if child.visits)
+            parent -= self.fpu * math.sqrt(tried)
         best_action, best_score = legal[0], -math.inf
         # The same arithmetic as q + explore * P / (1 + n), written for speed (the hottest
         # loop of the search): an unvisited child's score is parent + explore * P.
@@ -394,6 +403,7 @@ class NeuralBot(TreeBot):
         batch: int = DEFAULT_BATCH,
         rollouts: int = 1,
         gumbel: int = 0,
+        fpu: float = 0.0,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
         self.network = network  # None: the network shipped for each game's table
@@ -403,6 +413,7 @@ class NeuralBot(TreeBot):
         self.batch = batch
         self.rollouts = rollouts
         self.gumbel = gumbel
+        self.fpu = fpu
         self.improved: dict[int, float] | None = None  # Gumbel's policy target, last decision
         self._checked: Game[Any] | None = None
 
@@ -430,6 +441,7 @@ class NeuralBot(TreeBot):
             self.batch,
             self.rollouts,
             self.gumbel,
+            self.fpu,
         )
         with one_blas_thread():
             self.last_iterations = search.run(view, rng, self.budget.start())
@@ -492,6 +504,7 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     c = read.number("c", DEFAULT_C, low=-1e-12)
     mix = read.number("mix", DEFAULT_MIX, low=-1e-12)
     noise = read.number("noise", 0.0, low=-1e-12)
+    fpu = read.number("fpu", 0.0, low=-1e-12)
     reuse = read.text("reuse", "yes", ("yes", "no")) == "yes"
     confirm = read.integer("confirm", ANALYSIS_CONFIRM)
     batch = read.integer("batch", DEFAULT_BATCH)
@@ -502,6 +515,8 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
     if noise is None or noise > 1.0:
         raise OptionError(f"neural: noise is between 0 and 1, not {noise}")
+    if fpu is None or fpu > 1.0:
+        raise OptionError(f"neural: fpu is between 0 and 1, not {fpu}")
     if batch is None or not 1 <= batch <= MAX_BATCH:
         raise OptionError(f"neural: batch is between 1 and {MAX_BATCH}, not {batch}")
     if rollouts is None or not 1 <= rollouts <= MAX_ROLLOUTS:
@@ -541,4 +556,5 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         batch,
         rollouts,
         gumbel,
+        fpu,
     )
