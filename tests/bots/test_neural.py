@@ -288,16 +288,23 @@ def test_a_batched_search_spends_its_budget_and_takes_back_every_virtual_loss(
         assert node is search.root or node.visits >= 1
 
 
-def test_virtual_losses_spread_one_batch_over_the_roots_children() -> None:
+def searched_placement(playouts: int, seed: int, **settings: Any) -> NeuralSearch:
+    """A search of `playouts` iterations (an untrained network) at a placement of 12 moves."""
     game = make_game("kingdomino", {"players": 2})
     network = random_network(game, 1, TINY)
-    state = decision(game, 2, 6)  # a placement
+    state = decision(game, 2, 6)
     player = game.current_player(state)
-    assert len(game.legal_actions(state)) >= 9
-    search = NeuralSearch(game, player, network, 1.5, 0.0, None, batch=8)
+    assert len(game.legal_actions(state)) == 12
+    search = NeuralSearch(game, player, network, 1.5, 0.0, None, **settings)
+    search.run(game.view(state, player), random.Random(seed), Budget(playouts=playouts).start())
+    assert search.root.visits == playouts
+    return search
+
+
+def test_virtual_losses_spread_one_batch_over_the_roots_children() -> None:
     # a first iteration alone (it gives q its range), then one batch of eight descents:
     # without virtual losses they would all go down the same path (two children at most)
-    search.run(game.view(state, player), random.Random(0), Budget(playouts=9).start())
+    search = searched_placement(9, 0, batch=8)
     assert len(search.root.children) >= 6
 
 
@@ -330,16 +337,9 @@ def test_the_batch_setting_is_checked(tmp_path: Path) -> None:
 def test_a_first_play_reduction_keeps_the_search_on_fewer_moves() -> None:
     # An untried move is presumed worth less than its parent once some of the prior is
     # tried: the same budget goes to fewer of a placement's many moves, each searched deeper.
-    game = make_game("kingdomino", {"players": 2})
-    network = random_network(game, 1, TINY)
-    state = decision(game, 2, 6)  # a placement
-    player = game.current_player(state)
-    assert len(game.legal_actions(state)) >= 9
     tried = {}
     for fpu in (0.0, 0.5, 1.0):
-        search = NeuralSearch(game, player, network, 1.5, 0.0, None, fpu=fpu)
-        search.run(game.view(state, player), random.Random(3), Budget(playouts=200).start())
-        assert search.root.visits == 200
+        search = searched_placement(200, 3, fpu=fpu)
         tried[fpu] = sum(1 for child in search.root.children.values() if child.visits)
     assert tried[0.0] > tried[0.5] > tried[1.0] >= 1
 
