@@ -40,7 +40,7 @@ def test_workers_end_with_a_stopped_arena(stop: signal.Signals, wait: bool, tmp_
         stderr=subprocess.DEVNULL,
     ) as arena:
         try:
-            workers = started_workers(arena.pid)
+            workers = started_workers(arena.pid, 2)
             if wait:
                 playing(workers)
         finally:

@@ -71,10 +71,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def started_workers(parent: int) -> set[int]:
-    """The workers of `parent` once it has some (AssertionError after DEATH_SECONDS)."""
+def started_workers(parent: int, count: int = 1) -> set[int]:
+    """The workers of `parent` once it has `count` of them (a pool starts its workers one
+    after another); AssertionError after DEATH_SECONDS."""
     deadline = time.monotonic() + DEATH_SECONDS
-    while not (found := workers_of(parent)):
-        assert time.monotonic() < deadline, "no worker started"
-        time.sleep(0.1)
+    while len(found := workers_of(parent)) < count:
+        assert time.monotonic() < deadline, f"{len(found)} of {count} workers started"
+        time.sleep(0.05)
     return found
