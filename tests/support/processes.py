@@ -12,12 +12,17 @@ from pathlib import Path
 DEATH_SECONDS = 30  # how long a worker may take to notice that its parent has gone
 
 
+def _stat(pid: str | int) -> list[str]:
+    """The fields of /proc/`pid`/stat after the command's name (OSError once it has gone)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _worker(pid: str, marker: bytes = b"spawn_main") -> tuple[int, str] | None:
     """The parent and state of process `pid` if it is a multiprocessing worker (or the
     process `marker` names, e.g. b"resource_tracker"), else None (also when it has ended
     meanwhile)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(pid)
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return None
@@ -65,7 +70,7 @@ def gone(pids: set[int]) -> bool:
 def cpu_seconds(pid: int) -> float:
     """The processor time `pid` has used, user and system (0 once it has gone)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = _stat(pid)
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
