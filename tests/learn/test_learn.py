@@ -131,6 +131,48 @@ def test_self_play_records_come_in_every_symmetry_with_their_targets() -> None:
     assert len({row.tobytes() for row in policies}) > 1 or policies[0].max() == 1.0
 
 
+def test_records_are_kept_narrow_and_a_file_written_wide_loads_narrowed(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+    records, _ = self_play(game, "mcts:playouts=8", 3, layout)
+    assert records.planes.dtype == np.int8 and records.policy.dtype == np.float16
+    assert records.planes.max() > 0
+    wide = {"planes": records.planes.astype(np.int16), "policy": records.policy.astype(np.float32)}
+    Records(**{**vars(records), **wide}).save(tmp_path / "wide.npz")  # as older runs wrote
+    loaded = Records.load(tmp_path / "wide.npz")
+    assert loaded.planes.dtype == np.int8 and loaded.policy.dtype == np.float16
+    for name in ("planes", "vector", "mask", "policy", "value", "points"):
+        assert np.array_equal(getattr(loaded, name), getattr(records, name))
+    big = records.planes.astype(np.int16)
+    big[0, 0, 0, 0] = 300  # a plane that does not fit int8 stays int16, unchanged
+    Records(**{**vars(records), "planes": big}).save(tmp_path / "big.npz")
+    assert np.array_equal(Records.load(tmp_path / "big.npz").planes, big)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "keep"),
+    [(10, 4, 6), (10, 4, 20), (10, 8, 8), (10, 9, 5), (0, 4, 3), (10, 0, 4), (10, 4, 0)],
+)
+def test_the_window_keeps_the_last_records_in_order(old: int, new: int, keep: int) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    layout = layout_of(header_for(game, TINY))
+
+    def numbered(first: int, count: int) -> Records:
+        """Records whose value column counts first, first + 1, ..."""
+        records = Records.empty(layout)
+        columns = {
+            name: np.zeros((count, *column.shape[1:]), column.dtype)
+            for name, column in vars(records).items()
+        }
+        columns["value"][:, 0] = np.arange(first, first + count)
+        return Records(**columns)
+
+    joined = numbered(0, old).joined(numbered(old, new), keep)
+    expected = list(range(old + new))[max(old + new - keep, 0) :]
+    assert list(joined.value[:, 0]) == expected
+    assert joined.planes.dtype == np.int8 and joined.policy.dtype == np.float16
+
+
 def test_an_expert_with_gumbel_s_root_records_its_improved_policy(tmp_path: Path) -> None:
     game = make_game("kingdomino", {"players": 2})
     path = saved(game, tmp_path / "n.npz")

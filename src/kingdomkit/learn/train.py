@@ -84,7 +84,7 @@ def train(
         planes = torch.from_numpy(records.planes[index].astype(np.float32))
         logits, value_logits, points_out = model(planes, torch.from_numpy(records.vector[index]))
         masks = torch.from_numpy(records.mask[index])
-        policy = torch.from_numpy(records.policy[index])
+        policy = torch.from_numpy(records.policy[index].astype(np.float32))
         value = torch.from_numpy(records.value[index])
         points = torch.from_numpy(records.points[index] / POINTS_SCALE)
         policy_loss = -(policy * log_policy(logits, masks)).sum(dim=1).mean()
@@ -112,7 +112,7 @@ def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Vali
     if not len(records):
         return Validation(math.nan, math.nan, math.nan)
     model.eval()
-    cross = 0.0
+    cross = entropy = 0.0
     values, points = [], []
     with torch.no_grad():
         for start in range(0, len(records), batch):
@@ -122,11 +122,11 @@ def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Vali
                 torch.from_numpy(records.vector[part]),
             )
             logs = log_policy(logits, torch.from_numpy(records.mask[part])).numpy()
-            cross -= float((records.policy[part] * logs).sum())
+            targets = records.policy[part].astype(np.float32)
+            cross -= float((targets * logs).sum())
+            entropy -= float((targets * np.log(np.where(targets > 0, targets, 1.0))).sum())
             values.append(torch.sigmoid(value_logits).numpy())
             points.append(points_out.numpy() * POINTS_SCALE)
-    targets = records.policy
-    entropy = -float((targets * np.log(np.where(targets > 0, targets, 1.0))).sum())
     return Validation(
         (cross - entropy) / len(records),
         explained(np.concatenate(values), records.value),
