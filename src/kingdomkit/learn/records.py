@@ -39,6 +39,14 @@ from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import Game
 
 Array = NDArray[Any]
+POLICY = np.float16  # the policy targets' type (see the card)
+
+
+def narrow_planes(planes: Array) -> Array:
+    """`planes` as int8 when every value fits, else as int16 (see the card). The range is
+    read with min and max, not abs, which would copy a whole window's planes to read it."""
+    fits = planes.size == 0 or (planes.min() >= -128 and planes.max() <= 127)
+    return planes.astype(np.int8 if fits else np.int16, copy=False)
 
 
 @dataclass
@@ -102,15 +110,6 @@ class Records:
         columns["planes"] = narrow_planes(columns["planes"])
         columns["policy"] = columns["policy"].astype(POLICY, copy=False)
         return cls(**columns)
-
-
-POLICY = np.float16  # the policy targets' type (see the card)
-
-
-def narrow_planes(planes: Array) -> Array:
-    """`planes` as int8 when every value fits, else as int16 (see the card)."""
-    narrow = np.int8 if planes.size == 0 or np.abs(planes).max() <= 127 else np.int16
-    return planes.astype(narrow, copy=False)
 
 
 class Recorder:
