@@ -294,6 +294,69 @@ def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
     assert replay_actions(game, played.actions) == played.final_state
 
 
+def test_a_run_measured_but_not_checkpointed_keeps_its_last_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
+    checkpointed = load_network(out / "network.npz").arrays
+
+    def interrupted(*args: Any) -> Any:  # iteration 2 trained, stopped while measured
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(loop, "strength", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main([*TINY_RUN, "--out", str(out), "--iterations", "2"])
+    assert (out / "network.next.npz").is_file()
+    now = load_network(out / "network.npz").arrays  # what run.json says it is
+    assert all(np.array_equal(now[name], array) for name, array in checkpointed.items())
+    trained = load_network(out / "network.next.npz").arrays
+    assert not all(np.array_equal(trained[name], array) for name, array in checkpointed.items())
+
+
+def test_a_run_carried_without_its_model_and_buffer_goes_on_from_its_network(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
+    carried = tmp_path / "carried"  # what docs/runs keeps of a run
+    carried.mkdir()
+    for name in ("run.json", "network.npz", "curve.csv", "curve.png"):
+        (carried / name).write_bytes((out / name).read_bytes())
+    network = load_network(out / "network.npz")
+    seen: list[tuple[dict[str, Any], int]] = []
+    trained = train  # the real one, called by the watcher
+
+    def watched(model: Any, optimizer: Any, records: Records, *rest: Any) -> Any:
+        seen.append(({k: v.detach().clone() for k, v in model.state_dict().items()}, len(records)))
+        return trained(model, optimizer, records, *rest)
+
+    monkeypatch.setattr(loop, "train", watched)
+    assert main(["--out", str(carried), "--iterations", "2"]) == 0
+    state, window = seen[0]
+    for name, array in network.arrays.items():  # it trained on from the carried weights
+        assert np.array_equal(state[name].numpy(), array), name
+    kept = json.loads((carried / "run.json").read_text())
+    assert kept["progressed"]["iteration"] == 2 and kept["progressed"]["games"] == 2
+    assert kept["window_emptied_after"] == [1]
+    assert window == len(Records.load(carried / kept["buffer"]))  # iteration 2's games alone
+    assert len(read_csv(carried / "curve.csv")) == 2
+
+    monkeypatch.undo()  # resumed again with its own files: nothing more is emptied
+    assert main(["--out", str(carried), "--iterations", "3"]) == 0
+    kept = json.loads((carried / "run.json").read_text())
+    assert kept["window_emptied_after"] == [1] and kept["progressed"]["iteration"] == 3
+
+    other = tmp_path / "other"  # a network of other sizes put in its place is refused
+    other.mkdir()
+    (other / "run.json").write_bytes((out / "run.json").read_bytes())
+    game = make_game("kingdomino", {"players": 2})
+    wider = random_network(game, 3, Sizes(channels=4))
+    save_network(other / "network.npz", wider.header, wider.arrays)
+    assert main(["--out", str(other), "--iterations", "2"]) == 2
+    assert "is a network of other sizes" in capsys.readouterr().err
+
+
 def test_a_run_asked_for_other_settings_is_refused_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

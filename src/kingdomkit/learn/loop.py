@@ -13,7 +13,14 @@ The run's directory holds, after iteration i: `run.json` (the settings, the tota
 files are current), `model-i.pt` (the torch model and optimizer), `buffer-i.npz` (the replay
 window), `network.npz`, `curve.csv`, `curve.png`. `run.json` is written last, in one rename:
 a run interrupted anywhere resumes from the last finished iteration, with the same settings
-(another setting is refused: start another directory).
+(another setting is refused: start another directory). The network an iteration trains is
+measured as `network.next.npz` and becomes `network.npz` at the checkpoint, so `network.npz`
+is always the checkpoint's.
+
+A run's small files (`run.json`, `network.npz`, the curve: what docs/runs keeps) are enough to
+go on with on another machine: without its model file the run resumes from `network.npz`'s
+weights with a new optimizer, and without its buffer from an empty window, and run.json
+notes after which iterations the window began again empty.
 
 The expert is a bot spec; `neural` without `weights=` is the `neural` bot with the run's
 latest network (AlphaZero's loop; with `mcts`, expert iteration from our best search).
@@ -52,6 +59,7 @@ from kingdomkit.learn.records import Records, self_play
 from kingdomkit.learn.train import fit_scales, train, validate
 
 NETWORK = "network.npz"
+NEXT = "network.next.npz"  # trained, being measured, not yet checkpointed
 LIMIT_BITS = 20
 LIMIT = 1 << LIMIT_BITS  # most games an iteration or an evaluation plays, most iterations
 RUN = "run.json"
@@ -158,6 +166,7 @@ class Run:
         self.model = PolicyValueNet(self.layout, settings.sizes)
         self.optimizer = self._optimizer()
         self.records = Records.empty(self.layout)
+        self.emptied: list[int] = []  # iterations after which the window began again empty
         self.curve: list[Point] = []
         new, existed = not (directory / RUN).is_file(), directory.exists()
         self._resume()
@@ -221,14 +230,34 @@ class Run:
         if self.settings.start:  # where the run began, as its first network file says
             began = load_network(directory / NETWORK).header.get("started_from", {})
             self.header["started_from"] = began
-        state = torch.load(directory / kept["model"], weights_only=True)
-        self.model.load_state_dict(state["model"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.records = Records.load(directory / kept["buffer"])
+        self.emptied = list(kept.get("window_emptied_after", []))
+        model, buffer = directory / kept["model"], directory / kept["buffer"]
+        if model.is_file():
+            state = torch.load(model, weights_only=True)
+            self.model.load_state_dict(state["model"])
+            self.optimizer.load_state_dict(state["optimizer"])
+        else:  # carried without it: the checkpoint's network, and Adam's moments begin again
+            self.model = from_network(self._carried())
+            self.optimizer = self._optimizer()
+        if buffer.is_file():
+            self.records = Records.load(buffer)
+        elif self.progressed.iteration not in self.emptied:
+            self.emptied.append(self.progressed.iteration)
         # an interruption after training may have left a newer network: the checkpoint's
         save_network(directory / NETWORK, self.header, export(self.model, self.header).arrays)
         rows = len(self.settings.opponents) * self.progressed.iteration
         self.curve = read_csv(directory / "curve.csv")[:rows]
+
+    def _carried(self) -> Network:
+        """The network of a run resumed without its model file, checked to be this run's."""
+        network = load_network(self.directory / NETWORK)
+        network.check(self.game)
+        if network.sizes != self.settings.sizes:
+            raise OptionError(
+                f"{self.directory / NETWORK} is a network of other sizes ({network.sizes}) "
+                f"than this run's ({self.settings.sizes})"
+            )
+        return network
 
     def _start(self) -> Network:
         """The network a new run trains on from: `start`'s (its weights and input scales,
@@ -281,9 +310,10 @@ class Run:
             lambda size: progress.advance(task, size),
         )
         progress.remove_task(task)
-        save_network(network_path, self.header, export(self.model, self.header).arrays)
+        trained = self.directory / NEXT
+        save_network(trained, self.header, export(self.model, self.header).arrays)
 
-        player = with_weights(s.player, network_path)
+        player = with_weights(s.player, trained)
         measured = []
         task = progress.add_task(
             f"iteration {number}: strength", total=s.eval_games * len(s.opponents)
@@ -357,6 +387,7 @@ class Run:
             directory / model,
         )
         self.records.save(directory / buffer)
+        (directory / NEXT).replace(directory / NETWORK)
         write_csv(directory / "curve.csv", self.curve)
         title = f"{self.settings.game} {json.dumps(self.settings.options)}: {self.settings.expert}"
         plot(directory / "curve.png", self.curve, title)
@@ -367,6 +398,7 @@ class Run:
             "buffer": buffer,
             "commands": self.commands,  # the first, then each resumption
             "commits": self.commits,
+            "window_emptied_after": self.emptied,
         }
         partial = directory / (RUN + ".partial")
         partial.write_text(json.dumps(kept, indent=1, sort_keys=True))
