@@ -23,7 +23,7 @@ from kingdomkit.bots.playouts import DEFAULT_EPSILON
 from kingdomkit.bots.rollout import Simulator, read_simulation, turn_sequences
 from kingdomkit.bots.spec import Settings
 from kingdomkit.core.driver import Agent
-from kingdomkit.core.protocol import Game
+from kingdomkit.core.protocol import Game, check_decision
 
 KERNEL_BATCH = 8
 
@@ -49,6 +49,7 @@ class FlatMonteCarloBot:
         self.last_means: dict[tuple[int, ...], tuple[float, int]] = {}
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        check_decision(game, state, self.name)
         if self._plan and state == self._expect:
             action = self._plan.pop(0)
             self._expect = game.apply(state, action) if self._plan else None

@@ -17,7 +17,7 @@ from typing import Any
 
 from kingdomkit.bots.heuristics import Heuristics, heuristics
 from kingdomkit.bots.spec import Settings
-from kingdomkit.core.protocol import Game, OptionError
+from kingdomkit.core.protocol import Game, OptionError, check_decision
 
 
 def greedy_action(game: Game[Any], state: Any, rng: Any, whole_turn: bool = True) -> int:
@@ -63,6 +63,7 @@ class GreedyBot:
         self.epsilon = epsilon
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        check_decision(game, state, self.name)
         if self.epsilon and rng.random() < self.epsilon:
             legal = game.legal_actions(state)
             return legal[int(rng.random() * len(legal))]
@@ -84,6 +85,7 @@ class GreedyPlacementBot:
     name = "greedy-placement"
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        check_decision(game, state, self.name)
         if heuristics(game).is_draft(state):
             legal = game.legal_actions(state)
             return legal[int(rng.random() * len(legal))]

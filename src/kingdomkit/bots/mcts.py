@@ -73,7 +73,7 @@ from kingdomkit.bots.rollout import AUTO, read_simulation
 from kingdomkit.bots.spec import Settings
 from kingdomkit.bots.tree import AUTO_DEPTH, Node, Search, TreeConfig, merge
 from kingdomkit.core.driver import Agent
-from kingdomkit.core.protocol import Game, OptionError
+from kingdomkit.core.protocol import Game, OptionError, check_decision
 
 DEFAULT_WIDEN = 1.0
 ANALYSIS_LEAST = 4  # iterations every legal root action gets in an analysis
@@ -127,6 +127,7 @@ class TreeBot:
 
     # -- playing -------------------------------------------------------------------------
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        check_decision(game, state, self.name)
         player = game.current_player(state)
         view = game.view(state, player)
         srng = random.Random(rng.getrandbits(64))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kingdomkit.core.protocol import Game
+from kingdomkit.core.protocol import Game, check_decision
 
 
 class RandomBot:
@@ -14,5 +14,6 @@ class RandomBot:
     name = "random"
 
     def act(self, game: Game[Any], state: Any, rng: random.Random) -> int:
+        check_decision(game, state, self.name)
         legal = game.legal_actions(state)
         return legal[int(rng.random() * len(legal))]

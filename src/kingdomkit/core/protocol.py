@@ -67,6 +67,23 @@ class RecordError(KingdomkitError):
     """A game record that is malformed or breaks a rule; names the event when it can."""
 
 
+class NotADecisionError(KingdomkitError):
+    """A bot asked to choose where no player chooses: at a draw, or after the game's end."""
+
+
+def check_decision(game: Game[Any], state: Any, bot: str) -> None:
+    """NotADecisionError unless a player chooses in `state`: each bot's first step, so that a
+    program asking one to act at a draw or after the end is told why in words (searches
+    otherwise fail deep inside with an IndexError or a division by zero)."""
+    if game.is_terminal(state):
+        raise NotADecisionError(f"{bot}: the game is over, there is nothing to choose")
+    if game.is_chance(state):
+        raise NotADecisionError(
+            f"{bot}: this state is a draw (a chance node), not a player's choice: apply one "
+            "of game.chance_outcomes(state), or game.sample_chance(state, rng), first"
+        )
+
+
 SHOWN = 40
 
 
