@@ -237,7 +237,7 @@ class Run:
             self.model.load_state_dict(state["model"])
             self.optimizer.load_state_dict(state["optimizer"])
         else:  # carried without it: the checkpoint's network, and Adam's moments begin again
-            self.model = from_network(self._carried())
+            self.model = from_network(self._fitting(directory / NETWORK))
             self.optimizer = self._optimizer()
         if buffer.is_file():
             self.records = Records.load(buffer)
@@ -248,14 +248,15 @@ class Run:
         rows = len(self.settings.opponents) * self.progressed.iteration
         self.curve = read_csv(directory / "curve.csv")[:rows]
 
-    def _carried(self) -> Network:
-        """The network of a run resumed without its model file, checked to be this run's."""
-        network = load_network(self.directory / NETWORK)
+    def _fitting(self, path: Path | str) -> Network:
+        """The network file at `path`, refused in words unless it is for this run's game and
+        of its sizes."""
+        network = load_network(path)
         network.check(self.game)
         if network.sizes != self.settings.sizes:
             raise OptionError(
-                f"{self.directory / NETWORK} is a network of other sizes ({network.sizes}) "
-                f"than this run's ({self.settings.sizes})"
+                f"{path} is a network of other sizes ({network.sizes}) than this run's "
+                f"({self.settings.sizes})"
             )
         return network
 
@@ -266,12 +267,7 @@ class Run:
         s = self.settings
         if not s.start:
             return random_network(self.game, s.seed, s.sizes)
-        start = load_network(s.start)
-        start.check(self.game)
-        if start.sizes != s.sizes:
-            raise OptionError(
-                f"{s.start} is a network of other sizes ({start.sizes}) than this run's ({s.sizes})"
-            )
+        start = self._fitting(s.start)
         self.header["started_from"] = start.header.get("produced_by", {})
         return start
 
