@@ -138,6 +138,30 @@ def test_bad_policy_settings() -> None:
         accelerator_for("4p").playouts(game.initial_state(), "epsilon-greedy", 0, 1.5, 1, 0)
 
 
+@pytest.mark.parametrize("name", ["2p", "mighty-duel"])
+def test_kingdoms_kept_for_the_next_ask_give_the_arrays_worked_out_afresh(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search asks for the same kingdoms again and again; the kept arrays are the ones
+    a fresh accelerator works out, and writing into what was returned changes nothing kept
+    (the kernel writes into its arrays)."""
+    from kingdomkit.games.kingdomino import accelerator as module
+
+    monkeypatch.setattr(module, "KEPT_KINGDOMS", 50)  # full, and forgotten, many times
+    game = game_for(name)
+    keeping = module.KingdominoAccelerator(game)
+    states = [state for trace in game_traces(game, 6, 9) for state in trace]
+    for round_ in range(2):  # the second time, most are kept
+        for state in states:
+            fresh = module.KingdominoAccelerator(game).state_arrays(state)
+            kept = keeping.state_arrays(state)
+            for mine, theirs in zip(kept, fresh, strict=True):
+                assert np.array_equal(mine, theirs), (round_, state)
+            for array in kept:
+                array.fill(-7)
+    assert len(states) > 100 and 0 < len(keeping._kept) <= 50
+
+
 @pytest.mark.parametrize("name", ["4p", "mighty-duel"])
 def test_placement_lists_match(name: str) -> None:
     """Every kingdom met at a placement step, with its own domino and three others (so

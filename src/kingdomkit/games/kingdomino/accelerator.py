@@ -18,6 +18,7 @@ Versions: 1, the first (Kingdomino rules version 1; every option, dynasty includ
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,7 @@ from kingdomkit.games.kingdomino.rules import Kingdomino, KingdominoState
 from kingdomkit.games.kingdomino.state import UNCLAIMED
 
 Ints = npt.NDArray[np.int64]
+KEPT_KINGDOMS = 4096  # kingdoms' arrays kept for the next ask (all forgotten when full)
 
 
 class KingdominoAccelerator(KernelPlayouts):
@@ -43,6 +45,7 @@ class KingdominoAccelerator(KernelPlayouts):
         self.players = setup.players
         self.side = geo.side
         self.grid_width = geo.side + 2
+        self._kept: dict[tuple[Any, ...], tuple[Ints, Ints, Ints, Ints]] = {}
         config = [0] * kn.CONFIG_SIZE
         config[kn.PLAYERS] = setup.players
         config[kn.KINGS] = setup.kings
@@ -67,30 +70,61 @@ class KingdominoAccelerator(KernelPlayouts):
 
     # -- Python values as kernel arrays ----------------------------------------------------
     def kingdom_arrays(self, kingdoms: Sequence[Kingdom]) -> tuple[Ints, Ints, Ints, Ints]:
-        """(rows, grid, crowns, info) of the kingdoms, one index each (see kernel.py)."""
+        """(rows, grid, crowns, info) of the kingdoms, one index each (see kernel.py).
+
+        A search asks for the kingdoms of many states that share most of them (a move
+        changes one, and a search replays its moves, making equal kingdoms anew), so each
+        kingdom's arrays are kept for the next ask, by what they are made from: the arrays
+        returned are new ones, so the kernel never writes into what is kept."""
         count = len(kingdoms)
         geo = self.game.geo
+        gw = self.grid_width
+        rows = np.empty((count, kn.LAYERS, self.side + 2), np.int64)
+        grid = np.empty((count, gw * gw), np.int64)
+        crowns = np.empty((count, gw * gw), np.int64)
+        info = np.empty((count, kn.INFO_SIZE), np.int64)
+        kept = self._kept
+        for p, k in enumerate(kingdoms):
+            key = (
+                k.terrains,
+                k.crowns1,
+                k.crowns2,
+                k.min_x,
+                k.max_x,
+                k.min_y,
+                k.max_y,
+                len(k.discarded),
+            )
+            one = kept.get(key)
+            if one is None:
+                if len(kept) >= KEPT_KINGDOMS:
+                    kept.clear()
+                one = kept[key] = self._one_kingdom(k, geo)
+            rows[p], grid[p], crowns[p], info[p] = one
+        return rows, grid, crowns, info
+
+    def _one_kingdom(self, kingdom: Kingdom, geo: Any) -> tuple[Ints, Ints, Ints, Ints]:
+        """(rows, grid, crowns, info) of one kingdom, worked out from its bitboards."""
         reach, width, gw = geo.reach, geo.width, self.grid_width
-        rows = np.zeros((count, kn.LAYERS, self.side + 2), np.int64)
-        grid = np.full((count, gw * gw), kn.EMPTY, np.int64)
-        crowns = np.zeros((count, gw * gw), np.int64)
-        info = np.zeros((count, kn.INFO_SIZE), np.int64)
-        for p, kingdom in enumerate(kingdoms):
-            rows[p, :, reach + 1] = 1 << reach
-            grid[p, (reach + 1) * gw + reach + 1] = kn.CASTLE
-            for terrain, land in enumerate(kingdom.terrains):
-                while land:
-                    low = land & -land
-                    cell = low.bit_length() - 1
-                    land ^= low
-                    r, c = divmod(cell, width)
-                    rows[p, terrain, r + 1] |= 1 << c
-                    rows[p, kn.OCCUPIED, r + 1] |= 1 << c
-                    g = (r + 1) * gw + c + 1
-                    grid[p, g] = terrain
-                    crowns[p, g] = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
-            info[p, :4] = (kingdom.min_x, kingdom.max_x, kingdom.min_y, kingdom.max_y)
-            info[p, kn.DISCARDS] = len(kingdom.discarded)
+        rows = np.zeros((kn.LAYERS, self.side + 2), np.int64)
+        grid = np.full(gw * gw, kn.EMPTY, np.int64)
+        crowns = np.zeros(gw * gw, np.int64)
+        info = np.zeros(kn.INFO_SIZE, np.int64)
+        rows[:, reach + 1] = 1 << reach
+        grid[(reach + 1) * gw + reach + 1] = kn.CASTLE
+        for terrain, land in enumerate(kingdom.terrains):
+            while land:
+                low = land & -land
+                cell = low.bit_length() - 1
+                land ^= low
+                r, c = divmod(cell, width)
+                rows[terrain, r + 1] |= 1 << c
+                rows[kn.OCCUPIED, r + 1] |= 1 << c
+                g = (r + 1) * gw + c + 1
+                grid[g] = terrain
+                crowns[g] = (kingdom.crowns1 >> cell & 1) + 2 * (kingdom.crowns2 >> cell & 1)
+        info[:4] = (kingdom.min_x, kingdom.max_x, kingdom.min_y, kingdom.max_y)
+        info[kn.DISCARDS] = len(kingdom.discarded)
         return rows, grid, crowns, info
 
     def state_arrays(self, state: KingdominoState) -> tuple[Ints, Ints, Ints, Ints, Ints]:
