@@ -31,6 +31,8 @@ from kingdomkit.core.registry import make_game
 from kingdomkit.core.sides import win_shares
 
 STATISTICS = ("win_rate", "score", "margin", "elo")
+LABEL_LETTERS = 24  # the longest line of a bot's label on a chart
+INCHES_A_LETTER = 0.085  # matplotlib's default 10-point sans, a generous average
 
 
 def write_reports(
@@ -110,9 +112,17 @@ def write_charts(out: Path, results: Mapping[str, Any], outcomes: Sequence[Outco
     from matplotlib.figure import Figure
 
     bots = [entry["bot"] for entry in results["bots"]]
-    height = 1.2 + 0.45 * len(bots)
+    labels = [bot_label(bot) for bot in bots]
+    heights = [label.count("\n") + 1 for label in labels]
+    widest = max(len(line) for label in labels for line in label.splitlines())
 
-    figure = Figure(figsize=(7.5, height), layout="constrained")
+    figure = Figure(
+        figsize=(
+            max(7.5, 5.5 + INCHES_A_LETTER * widest),
+            1.2 + 0.3 * sum(heights) + 0.15 * len(bots),
+        ),
+        layout="constrained",
+    )
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     elo = [entry["elo"] for entry in results["bots"]]
@@ -127,7 +137,7 @@ def write_charts(out: Path, results: Mapping[str, Any], outcomes: Sequence[Outco
     else:
         axes.plot(means, positions, "o")
     axes.axvline(0.0, color="grey", linewidth=0.8)
-    axes.set_yticks(positions, bots)
+    axes.set_yticks(positions, labels)
     axes.set_xlabel("Elo (Bradley-Terry, mean 0), 95% interval")
     axes.set_title(f"Ratings after {results['games']} games")
     paths = [out / "ratings.png"]
@@ -137,17 +147,33 @@ def write_charts(out: Path, results: Mapping[str, Any], outcomes: Sequence[Outco
     for outcome in outcomes:
         for bot, score in zip(outcome.seats, outcome.scores, strict=True):
             scores[bot].append(score)
-    figure = Figure(figsize=(1.5 + 1.2 * len(bots), 4.5), layout="constrained")
+    column = max(1.2, INCHES_A_LETTER * widest + 0.2)
+    figure = Figure(
+        figsize=(1.5 + column * len(bots), 4.3 + 0.2 * max(heights)), layout="constrained"
+    )
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     columns = list(range(1, len(bots) + 1))
     axes.boxplot([scores[bot] for bot in bots], positions=columns, widths=0.6)
-    axes.set_xticks(columns, bots, rotation=15, ha="right")
+    axes.set_xticks(columns, labels)
     axes.set_ylabel("final score (every seat)")
     axes.set_title("Scores per bot")
     paths.append(out / "scores.png")
     _save(figure, paths[-1])
     return paths
+
+
+def bot_label(bot: str, width: int = LABEL_LETTERS) -> str:
+    """A bot's spec as a chart label: broken after its colons into lines of at most `width`
+    letters (a part longer than that keeps a line of its own), so that a long spec such as
+    neural:weights=PATH:time=1 neither runs off the figure nor squeezes the axes away."""
+    lines: list[str] = []
+    for part in bot.split(":"):
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += ":" + part
+        else:
+            lines.append(part if not lines else ":" + part)
+    return "\n".join(lines)
 
 
 def _save(figure: Any, path: Path) -> None:
