@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +32,12 @@ def test_the_env_gives_maskable_ppo_the_legal_moves(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_short_training_plays_only_legal_moves(game: str) -> None:
+def test_a_short_training_plays_only_legal_moves(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where SB3 would log unasked
     model = train(game, "random", {"players": 2}, 128, seed=1, n_steps=64, batch_size=32)
+    assert list(tmp_path.glob("SB3-*")) == []  # no empty log directory left behind
     result = evaluate(model, game, "random", {"players": 2}, games=2)
     assert result.games == 2
     assert result.illegal == 0

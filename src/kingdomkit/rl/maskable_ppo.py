@@ -28,6 +28,7 @@ from typing import Any
 import gymnasium
 from gymnasium.wrappers import FlattenObservation
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import Logger
 
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.core.registry import GAMES
@@ -71,6 +72,9 @@ def train(
     model = MaskablePPO(
         "MlpPolicy", env, n_steps=n_steps, batch_size=batch_size, seed=seed, verbose=0, device="cpu"
     )
+    # Its own logger writes nothing; left to itself, Stable-Baselines3 makes an empty
+    # SB3-<date> directory in the temporary directory on every learn(), even at verbose=0.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(total_timesteps=steps)
     return model
 
