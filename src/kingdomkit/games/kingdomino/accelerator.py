@@ -77,7 +77,6 @@ class KingdominoAccelerator(KernelPlayouts):
         kingdom's arrays are kept for the next ask, by what they are made from: the arrays
         returned are new ones, so the kernel never writes into what is kept."""
         count = len(kingdoms)
-        geo = self.game.geo
         gw = self.grid_width
         rows = np.empty((count, kn.LAYERS, self.side + 2), np.int64)
         grid = np.empty((count, gw * gw), np.int64)
@@ -99,12 +98,13 @@ class KingdominoAccelerator(KernelPlayouts):
             if one is None:
                 if len(kept) >= KEPT_KINGDOMS:
                     kept.clear()
-                one = kept[key] = self._one_kingdom(k, geo)
+                one = kept[key] = self._one_kingdom(k)
             rows[p], grid[p], crowns[p], info[p] = one
         return rows, grid, crowns, info
 
-    def _one_kingdom(self, kingdom: Kingdom, geo: Any) -> tuple[Ints, Ints, Ints, Ints]:
+    def _one_kingdom(self, kingdom: Kingdom) -> tuple[Ints, Ints, Ints, Ints]:
         """(rows, grid, crowns, info) of one kingdom, worked out from its bitboards."""
+        geo = self.game.geo
         reach, width, gw = geo.reach, geo.width, self.grid_width
         rows = np.zeros((kn.LAYERS, self.side + 2), np.int64)
         grid = np.full(gw * gw, kn.EMPTY, np.int64)
