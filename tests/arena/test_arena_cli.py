@@ -159,6 +159,23 @@ def test_gauntlet_one_against_three(capsys: pytest.CaptureFixture[str], tmp_path
     assert results["matches"][0]["match"] == "greedy-placement vs random"
 
 
+def test_a_long_spec_is_printed_whole_in_a_narrow_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rich used to cut a long name short ("neural:w…") to fit 80 columns, so that two
+    # settings of one bot could not be told apart in the table.
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, err = run(
+        capsys, "arena", "kingdomino", "--bots", "mcts:playouts=2:c=1.25", "--gauntlet", "random",
+        "--deals", "1", "--out", str(tmp_path), "--workers", "1",
+    )  # fmt: skip
+    assert status == 0, err
+    cells = "".join(line.split("│")[2].strip() for line in out.splitlines() if line.count("│") > 2)
+    assert "mcts:playouts=2:c=1.25" in cells
+    assert "…" not in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
 def test_two_bots_at_one_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     table = ["--table", "greedy", "random", "random", "greedy-placement"]
     argv = ["arena", "kingdomino", "--players", "4", *table, "--deals", "2"]

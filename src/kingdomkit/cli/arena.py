@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kingdomkit.arena.outcome import Outcome
+from kingdomkit.arena.report import bot_label
 from kingdomkit.arena.runner import run_local, run_ray
 from kingdomkit.arena.schedule import ScheduledGame, Tournament, canonical_spec
 from kingdomkit.arena.tournament import Play, play_tournament
@@ -194,13 +195,11 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     title = f"{setup['mode']} of {setup['game']} ({options}), {setup['deals']} deals"
     if setup.get("clock", "wall") == "cpu":
         title += ", time budgets in CPU seconds"
-    table = Table(title=title)
-    for heading in ("#", "bot", "games", "win rate", "score", "margin", "Elo", "Elo 95%"):
-        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    table = _table(title, ("#", "bot", "games", "win rate", "score", "margin", "Elo", "Elo 95%"))
     for row in results["bots"]:
         table.add_row(
             str(row["rank"]),
-            row["bot"] + (" (opponent)" if row["role"] == "opponent" else ""),
+            bot_label(row["bot"]) + (" (opponent)" if row["role"] == "opponent" else ""),
             str(row["games"]),
             _plus_minus(row["win_rate"], ".1f", percent=True),
             _plus_minus(row["score"], ".1f"),
@@ -221,16 +220,30 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     )
 
 
+TEXT_COLUMNS = ("bot", "match", "against")
+NAME_WIDTH = 8  # the narrowest a column of names may be squeezed to
+
+
+def _table(title: str, headings: Sequence[str]) -> Table:
+    """A results table whose bots' names are shown whole, broken after their colons (and
+    wherever they must in a narrow terminal), never cut short."""
+    table = Table(title=title)
+    for heading in headings:
+        if heading in TEXT_COLUMNS:
+            table.add_column(heading, justify="left", overflow="fold", min_width=NAME_WIDTH)
+        else:
+            table.add_column(heading, justify="right")
+    return table
+
+
 def _matches_table(matches: Sequence[Mapping[str, Any]]) -> Table:
     """Each match's bots, with their figures in that match alone."""
-    table = Table(title="matches")
-    for heading in ("match", "bot", "games", "win rate", "score", "margin"):
-        table.add_column(heading, justify="left" if heading in ("match", "bot") else "right")
+    table = _table("matches", ("match", "bot", "games", "win rate", "score", "margin"))
     for match in matches:
         for number, row in enumerate(match["results"]):
             table.add_row(
                 match["match"] if number == 0 else "",
-                row["bot"],
+                bot_label(row["bot"]),
                 str(row["games"]),
                 _plus_minus(row["win_rate"], ".1f", percent=True),
                 _plus_minus(row["score"], ".1f"),
@@ -241,14 +254,15 @@ def _matches_table(matches: Sequence[Mapping[str, Any]]) -> Table:
 
 def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
     """A table's bots two by two: how many more wins and points the first had, game by game."""
-    table = Table(title="at the same table: the first bot's wins and margin less the second's")
-    for heading in ("bot", "against", "games", "wins more", "margin more"):
-        table.add_column(heading, justify="left" if heading in ("bot", "against") else "right")
+    table = _table(
+        "at the same table: the first bot's wins and margin less the second's",
+        ("bot", "against", "games", "wins more", "margin more"),
+    )
     for pair in pairs:
         first, second = pair["bots"]
         table.add_row(
-            first,
-            second,
+            bot_label(first),
+            bot_label(second),
             str(pair["games"]),
             _plus_minus(pair["win_difference"], "+.1f", percent=True),
             _plus_minus(pair["margin_difference"], "+.1f"),
