@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 
+from kingdomkit.core.progress import LoggedProgress
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import GAMES, game_info, make_game
 
@@ -86,16 +86,16 @@ def bot_names(text: str, seats: int) -> list[str]:
     return names
 
 
-def progress_bar(console: Console, label: str) -> Progress:
-    """A progress bar with elapsed time and ETA for `console`; it draws nothing when the
-    console is not a terminal (pipes, files, tests)."""
-    return Progress(
+def progress_bar(console: Console, label: str) -> LoggedProgress:
+    """A progress bar with elapsed time and ETA for `console`; where the console is not a
+    terminal (pipes, files, tests) a plain line a minute instead (core.progress)."""
+    return LoggedProgress(
         TextColumn(f"[bold]{label}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=console,
+        label=label,
         transient=True,
-        disable=not console.is_terminal,
     )

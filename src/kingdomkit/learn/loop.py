@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kingdomkit.bots import make_bot, parse_spec
@@ -50,6 +51,7 @@ from kingdomkit.bots.network import (
     random_network,
     save_network,
 )
+from kingdomkit.core.progress import LoggedProgress
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.registry import make_game
 from kingdomkit.core.workers import worker_pool
@@ -403,12 +405,15 @@ class Run:
             (directory / old).unlink(missing_ok=True)
 
 
-def progress_bar() -> Progress:
-    return Progress(
+def progress_bar() -> LoggedProgress:
+    """The run's bar; in a log (a run left going under nohup) a plain line a minute."""
+    return LoggedProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        console=Console(),
+        label="learn",
     )
 
 
