@@ -15,7 +15,7 @@ pytest.importorskip("matplotlib")
 LONG = "neural:weights=docs/runs/learn-md/network.npz:time=0.25:batch=8"
 
 
-def test_a_long_spec_is_broken_after_its_colons_and_keeps_every_letter() -> None:
+def test_a_long_spec_is_broken_at_its_colons_and_keeps_every_letter() -> None:
     label = bot_label(LONG)
     assert label.replace("\n", "") == LONG
     assert label.splitlines() == [

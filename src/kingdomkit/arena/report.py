@@ -164,7 +164,7 @@ def write_charts(out: Path, results: Mapping[str, Any], outcomes: Sequence[Outco
 
 
 def bot_label(bot: str, width: int = LABEL_LETTERS) -> str:
-    """A bot's spec as a chart label: broken after its colons into lines of at most `width`
+    """A bot's spec as a chart label: broken at its colons into lines of at most `width`
     letters (a part longer than that keeps a line of its own), so that a long spec such as
     neural:weights=PATH:time=1 neither runs off the figure nor squeezes the axes away."""
     lines: list[str] = []

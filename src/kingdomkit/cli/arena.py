@@ -225,7 +225,7 @@ NAME_WIDTH = 8  # the narrowest a column of names may be squeezed to
 
 
 def _table(title: str, headings: Sequence[str]) -> Table:
-    """A results table whose bots' names are shown whole, broken after their colons (and
+    """A results table whose bots' names are shown whole, broken at their colons (and
     wherever they must in a narrow terminal), never cut short."""
     table = Table(title=title)
     for heading in headings:
