@@ -1,6 +1,6 @@
 """The trained networks the package ships (bots/weights/): each loads, says in its header the
-command and commit that made it, is named for the table it fits, stays a few MB, and plays
-and analyses without `weights=`."""
+command and commits that made it, is named for the table it fits, stays a few MB, and plays
+and analyses without `weights=`; a table none fits is refused in words."""
 
 from __future__ import annotations
 
@@ -20,10 +20,19 @@ from kingdomkit.server.analysts import analyst_for
 
 FILES = sorted(SHIPPED.glob("*.npz"))
 MOST_BYTES = 4_000_000  # "a few MB at most", so that the package stays light
-TABLES = {"kingdomino-2p.npz": ("kingdomino", {"players": 2})}
+TABLES = {
+    "kingdomino-2p.npz": ("kingdomino", {"players": 2}),
+    "kingdomino-2p-mighty-duel.npz": ("kingdomino", {"players": 2, "mighty_duel": True}),
+    "kingdomino-4p-middle-kingdom-harmony.npz": (
+        "kingdomino",
+        {"players": 4, "middle_kingdom": True, "harmony": True},
+    ),
+}
+COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
-def test_the_package_ships_the_two_player_kingdomino_network() -> None:
+def test_the_package_ships_a_network_for_each_table_the_issue_names() -> None:
+    """2-player Kingdomino, the Mighty Duel, and the paper's 4-player game."""
     assert [path.name for path in FILES] == sorted(TABLES)
 
 
@@ -32,27 +41,44 @@ def test_a_shipped_network_says_what_made_it_and_fits_its_table(path: Path) -> N
     assert path.stat().st_size < MOST_BYTES
     network = load_network(path)
     made = network.header["produced_by"]
-    assert made["command"].startswith("python -m kingdomkit.learn ")
-    assert re.fullmatch(r"[0-9a-f]{40}", made["commit"]), made["commit"]
+    # A run resumed under later code keeps each of its commands and commits, in order.
+    commands, commits = made["command"].split(" ; "), made["commit"].split(" ; ")
+    assert all(command.startswith("python -m kingdomkit.learn ") for command in commands)
+    assert all(COMMIT.fullmatch(commit) for commit in commits), made["commit"]
     name, options = TABLES[path.name]
     game = make_game(name, options)
     network.check(game)
     assert shipped_for(game).header == network.header
 
 
-def test_neural_without_weights_plays_the_shipped_network_with_half_playouts() -> None:
-    game = make_game("kingdomino", {"players": 2})
+@pytest.mark.parametrize("table", sorted(TABLES), ids=sorted(TABLES))
+def test_neural_without_weights_plays_the_shipped_network_with_half_playouts(
+    table: str,
+) -> None:
+    name, options = TABLES[table]
+    game = make_game(name, options)
     bot = make_bot("neural:playouts=8")
     assert isinstance(bot, NeuralBot) and bot.mix == DEFAULT_MIX == 0.5
     assert bot.unfit(game) is None
-    played = play(game, [bot, make_bot("greedy")], seed=11)
+    assert bot.network_for(game).header == load_network(SHIPPED / table).header
+    others = [make_bot("greedy") for _ in range(game.num_players - 1)]
+    played = play(game, [bot, *others], seed=11)
     assert replay_actions(game, played.actions) == played.final_state
 
 
-def test_the_shipped_network_can_be_the_servers_analyst() -> None:
-    game = make_game("kingdomino", {"players": 2})
-    bot, used = analyst_for(game, "neural:playouts=4:confirm=2")
+@pytest.mark.parametrize("table", sorted(TABLES), ids=sorted(TABLES))
+def test_the_shipped_network_can_be_the_servers_analyst(table: str) -> None:
+    name, options = TABLES[table]
+    bot, used = analyst_for(make_game(name, options), "neural:playouts=4:confirm=2")
     try:
         assert used == "neural:playouts=4:confirm=2" and bot.name == "neural"
     finally:
         bot.close()
+
+
+def test_a_table_with_no_shipped_network_is_refused_in_words() -> None:
+    """Three players: no network is trained for them."""
+    game = make_game("kingdomino", {"players": 3})
+    bot = make_bot("neural:playouts=8")
+    assert isinstance(bot, NeuralBot)
+    assert "ships no trained network for kingdomino (players=3)" in str(bot.unfit(game))
