@@ -33,6 +33,20 @@ def test_in_a_log_each_step_past_the_interval_writes_a_line_with_the_time_left()
     assert lines[-1] == "arena: steps 3, 0:00:00 gone"
 
 
+def test_a_resumed_run_s_time_left_is_at_this_process_s_pace() -> None:
+    """A run resumed at 40 of 50 that took 10 s for its 41st has about 90 s left, not the 2 s
+    that its 41 steps in 10 s would say."""
+    log, out = console(terminal=False)
+    now = [0.0]
+    with LoggedProgress(console=log, label="learn", every=0, get_time=lambda: now[0]) as bar:
+        task = bar.add_task("iterations", total=50, completed=40)
+        now[0] = 10.0
+        bar.advance(task)
+    assert out.getvalue().splitlines()[0] == (
+        "learn: iterations 41 of 50 (82%), 0:00:10 gone, about 0:01:30 left"
+    )
+
+
 def test_in_a_log_nothing_is_written_within_the_interval() -> None:
     log, out = console(terminal=False)
     with LoggedProgress(console=log, label="arena", every=3600) as bar:

@@ -23,17 +23,18 @@ def _clock(seconds: float) -> str:
     return str(timedelta(seconds=round(seconds)))
 
 
-def progress_line(label: str, task: Task) -> str:
+def progress_line(label: str, task: Task, start: float = 0.0) -> str:
     """One task's state in words: done of total, time gone, and the time left at the mean
-    pace so far (rich's own estimate needs steps every few seconds; a game may take minutes)."""
+    pace so far (rich's own estimate needs steps every few seconds; a game may take minutes).
+    `start`: the steps done before this process began (a resumed run), not part of its pace."""
     done, total, gone = int(task.completed), task.total, task.elapsed or 0.0
     head = f"{label}: " if label else ""
     if total is None or total <= 0:
         return f"{head}{task.description} {done}, {_clock(gone)} gone"
     share = f"{100 * done / total:.0f}%"
     line = f"{head}{task.description} {done} of {int(total)} ({share}), {_clock(gone)} gone"
-    if 0 < done < total:
-        line += f", about {_clock(gone / done * (total - done))} left"
+    if start < done < total:
+        line += f", about {_clock(gone / (done - start) * (total - done))} left"
     return line
 
 
@@ -54,6 +55,20 @@ class LoggedProgress(Progress):
         super().__init__(*columns, console=console, disable=self.plain, **options)
         self.label, self.every = label, LOG_EVERY if every is None else every
         self._last = time.monotonic()
+        self._start: dict[TaskID, int] = {}  # each task's steps when it was added
+
+    def add_task(
+        self,
+        description: str,
+        start: bool = True,
+        total: float | None = 100.0,
+        completed: int = 0,
+        visible: bool = True,
+        **fields: Any,
+    ) -> TaskID:
+        task_id = super().add_task(description, start, total, completed, visible, **fields)
+        self._start[task_id] = completed
+        return task_id
 
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         super().advance(task_id, advance)
@@ -70,4 +85,5 @@ class LoggedProgress(Progress):
         self._last = now
         for task in self.tasks:
             if task.visible and not task.finished:
-                self.console.print(progress_line(self.label, task), highlight=False, soft_wrap=True)
+                line = progress_line(self.label, task, self._start.get(task.id, 0.0))
+                self.console.print(line, highlight=False, soft_wrap=True)

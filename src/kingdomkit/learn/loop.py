@@ -432,8 +432,8 @@ def run(
     self-play spread over `workers` processes."""
     training = Run(directory, settings, command, workers)
     with progress_bar() as progress:
-        total = progress.add_task("iterations", total=iterations)
-        progress.update(total, completed=training.progressed.iteration)
+        done = training.progressed.iteration  # a resumed run's, not part of this one's pace
+        total = progress.add_task("iterations", total=iterations, completed=done)
         while training.progressed.iteration < iterations:
             training.iterate(progress)
             progress.update(total, completed=training.progressed.iteration)
