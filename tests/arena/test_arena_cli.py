@@ -159,6 +159,21 @@ def test_gauntlet_one_against_three(capsys: pytest.CaptureFixture[str], tmp_path
     assert results["matches"][0]["match"] == "greedy-placement vs random"
 
 
+def test_two_candidates_are_compared_on_the_same_deals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["arena", "kingdomino", "--bots", "greedy", "random", "--gauntlet", "greedy-placement",
+            "--deals", "3", "--out", str(tmp_path), "--workers", "1"]  # fmt: skip
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert "candidates on the same deals" in out
+    results = json.loads((tmp_path / "results.json").read_text())
+    (pair,) = results["candidate_pairs"]
+    assert pair["bots"] == ["greedy", "random"] and pair["deals"] == 3
+    assert pair["against"] == "greedy-placement"
+    assert pair["margin_difference"]["mean"] > 0  # greedy scores more than random
+
+
 def test_a_long_spec_is_printed_whole_in_a_narrow_terminal(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

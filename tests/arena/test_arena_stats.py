@@ -182,6 +182,40 @@ def test_a_table_compares_its_bots_game_by_game() -> None:
     assert "pairs" not in plain
 
 
+def test_a_gauntlet_compares_its_candidates_deal_by_deal() -> None:
+    """Two candidates against one opponent: on each deal both played whole, the first's mean
+    win share and margin less the second's; a deal one of them has not finished is left out."""
+    setup = Tournament("kingdomino", {"players": 2}, ("a", "b"), ("x",), deals=3)
+    line = {setup.matches[lineup.match].bots[0]: n for n, lineup in enumerate(setup.lineups)}
+
+    def games(
+        deal: int, bot: str, mine: tuple[float, float], theirs: tuple[float, float]
+    ) -> list[Outcome]:
+        first = outcome(deal, (bot, "x"), (mine[0], theirs[0]), lineup=line[bot])
+        second = outcome(deal, ("x", bot), (theirs[1], mine[1]), lineup=line[bot], rotation=1)
+        return [first, second]
+
+    outcomes = [
+        *games(0, "a", (30, 30), (20, 40)),  # a: wins 1 and 0 (mean 0.5), margins +10, -10
+        *games(0, "b", (20, 20), (20, 40)),  # b: a tie and a loss (0.25), margins 0, -20
+        *games(1, "a", (10, 10), (20, 20)),  # a: 0 (margins -10, -10)
+        *games(1, "b", (30, 30), (20, 20)),  # b: 1 (margins +10, +10)
+        *games(2, "a", (50, 50), (0, 0)),  # b has no game on deal 2: left out
+    ]
+    summary = summarize(setup, outcomes, resamples=20)
+    (pair,) = summary["candidate_pairs"]
+    assert pair["bots"] == ["a", "b"] and pair["against"] == "x" and pair["deals"] == 2
+    assert pair["win_difference"]["mean"] == pytest.approx(((0.5 - 0.25) + (0 - 1)) / 2)
+    assert pair["margin_difference"]["mean"] == pytest.approx(((0 - -10) + (-10 - 10)) / 2)
+    half = t975(1) * statistics.stdev([0.25, -1.0]) / math.sqrt(2)
+    assert pair["win_difference"]["high"] == pytest.approx(-0.375 + half, abs=1e-6)
+    alone = Tournament("kingdomino", {"players": 2}, ("a",), ("x",), deals=1)
+    assert "candidate_pairs" not in summarize(alone, [], resamples=10)
+    assert "candidate_pairs" not in summarize(
+        Tournament("kingdomino", {"players": 2}, ("a", "b")), [], resamples=10
+    )
+
+
 TEAMS = {"players": 6, "royal_wedding": True, "teams": True}  # teams (0, 1), (2, 3), (4, 5)
 
 

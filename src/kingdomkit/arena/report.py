@@ -1,7 +1,9 @@
 """The files a finished tournament leaves in its directory, beside arena.json and games.jsonl.
 
     results.json   the summary (stats.summarize): per bot, ranked by rating, then per match;
-                   at a table also `pairs`, every two bots compared game by game
+                   at a table also `pairs`, every two bots compared game by game; in a
+                   gauntlet of several candidates `candidate_pairs`, every two compared
+                   deal by deal against each opponent
     results.csv    one row per bot and scope ("all", or a match "A vs B"): each statistic
                    with its 95% interval as three columns (value, _low, _high); Elo on "all"
     games.csv      one row per game in schedule order: deal, line-up, rotation, seed, the bot,

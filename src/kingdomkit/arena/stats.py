@@ -20,6 +20,12 @@ compared game by game: the difference of their win shares (a bot sitting twice c
 of its seats) and of their margins, with the same intervals over deals, so "A wins more than
 B at this table" is a claim with its own interval rather than two overlapping ones.
 
+In a gauntlet of two or more candidates, each two are compared the same way against each
+opponent, deal by deal: on every deal both played in all their seats, the first's mean win
+share and margin over its games against that opponent less the second's, and the t interval
+of those differences over the deals. The deals and seats are the same for both, so their
+luck cancels: two settings of a bot are told apart in fewer games than by their two intervals.
+
 Ratings: each game ranks its seats by (winner, score); every two seats of different bots on
 different sides give a pairwise result (1, 0, or 1/2 each on a tie); teammates never meet.
 A Bradley-Terry model, P(i beats j) = 1 / (1 + exp(t_j - t_i)), is fitted by Newton's method
@@ -288,6 +294,47 @@ def table_pairs(
     return pairs
 
 
+def candidate_pairs(
+    outcomes: Sequence[Outcome], tournament: Tournament, sides: Sides
+) -> list[dict[str, Any]]:
+    """In a gauntlet, every two candidates against each opponent, compared deal by deal (see
+    the card): the first's win share less the second's, and the same of their margins, over
+    the deals both played whole."""
+    seen: dict[tuple[str, str, int], list[tuple[float, float]]] = {}  # opponent, bot, deal
+    for outcome in outcomes:
+        candidate, opponent = tournament.matches[tournament.lineups[outcome.lineup].match].bots
+        wins, gaps = win_shares(sides, outcome.winners), margins(sides, outcome.scores)
+        found = [(wins[s], gaps[s]) for s, bot in enumerate(outcome.seats) if bot == candidate]
+        mean = tuple(map(float, np.mean(found, axis=0)))
+        seen.setdefault((opponent, candidate, outcome.deal), []).append((mean[0], mean[1]))
+    whole = tournament.players  # a line-up's games on a deal: one per rotation
+    pairs = []
+    for opponent in tournament.opponents:
+        for first, bot in enumerate(tournament.bots):
+            for other in tournament.bots[first + 1 :]:
+                win_gaps, margin_gaps = [], []
+                for deal in range(tournament.deals):
+                    mine = seen.get((opponent, bot, deal), [])
+                    theirs = seen.get((opponent, other, deal), [])
+                    if len(mine) == len(theirs) == whole:
+                        (my_win, my_margin), (win, margin) = np.mean(mine, 0), np.mean(theirs, 0)
+                        win_gaps.append(float(my_win - win))
+                        margin_gaps.append(float(my_margin - margin))
+                if not win_gaps:  # no deal played whole by both yet
+                    continue
+                every = list(range(len(win_gaps)))  # one value per deal: the t interval
+                pairs.append(
+                    {
+                        "bots": [bot, other],
+                        "against": opponent,
+                        "deals": len(win_gaps),
+                        "win_difference": clustered_mean(win_gaps, every).to_json(),
+                        "margin_difference": clustered_mean(margin_gaps, every).to_json(),
+                    }
+                )
+    return pairs
+
+
 def tournament_sides(tournament: Tournament) -> Sides:
     """The sides of the tournament's game (its teams; each seat alone outside team play)."""
     return make_game(tournament.game, tournament.options).teams()
@@ -328,7 +375,11 @@ def summarize(
                 "results": [seen[bot].to_json(bot) for bot in match.bots],
             }
         )
-    pairs = {"pairs": table_pairs(played, bots, sides)} if tournament.mode == "table" else {}
+    pairs: dict[str, Any] = {}
+    if tournament.mode == "table":
+        pairs["pairs"] = table_pairs(played, bots, sides)
+    elif tournament.mode == "gauntlet" and len(tournament.bots) > 1:
+        pairs["candidate_pairs"] = candidate_pairs(played, tournament, sides)
     return {
         "format": RESULTS_FORMAT,
         "tournament": {**tournament.to_json(), "players": tournament.players},

@@ -212,6 +212,8 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
         console.print(_pairs_table(results["pairs"]))
     else:
         console.print(_matches_table(results["matches"]))
+    if results.get("candidate_pairs"):  # a gauntlet's candidates, two by two
+        console.print(_candidates_table(results["candidate_pairs"]))
     console.print(
         f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
         "over deals; ties share the win; margin = own score - best other score "
@@ -220,7 +222,7 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     )
 
 
-TEXT_COLUMNS = ("bot", "match", "against")
+TEXT_COLUMNS = ("bot", "match", "against", "than")
 NAME_WIDTH = 8  # the narrowest a column of names may be squeezed to
 
 
@@ -264,6 +266,26 @@ def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
             bot_label(first),
             bot_label(second),
             str(pair["games"]),
+            _plus_minus(pair["win_difference"], "+.1f", percent=True),
+            _plus_minus(pair["margin_difference"], "+.1f"),
+        )
+    return table
+
+
+def _candidates_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
+    """A gauntlet's candidates two by two against each opponent, deal by deal: how many more
+    wins and points the first had than the second on the same deals and seats."""
+    table = _table(
+        "candidates on the same deals: the first bot's win rate and margin less the second's",
+        ("bot", "than", "against", "deals", "wins more", "margin more"),
+    )
+    for pair in pairs:
+        first, second = pair["bots"]
+        table.add_row(
+            bot_label(first),
+            bot_label(second),
+            bot_label(pair["against"]),
+            str(pair["deals"]),
             _plus_minus(pair["win_difference"], "+.1f", percent=True),
             _plus_minus(pair["margin_difference"], "+.1f"),
         )
