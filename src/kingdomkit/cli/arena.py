@@ -254,6 +254,12 @@ def _matches_table(matches: Sequence[Mapping[str, Any]]) -> Table:
     return table
 
 
+def _differences(pair: Mapping[str, Any]) -> tuple[str, str]:
+    """A pair's win and margin differences, each with its interval."""
+    wins = _plus_minus(pair["win_difference"], "+.1f", percent=True)
+    return wins, _plus_minus(pair["margin_difference"], "+.1f")
+
+
 def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
     """A table's bots two by two: how many more wins and points the first had, game by game."""
     table = _table(
@@ -261,14 +267,8 @@ def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
         ("bot", "against", "games", "wins more", "margin more"),
     )
     for pair in pairs:
-        first, second = pair["bots"]
-        table.add_row(
-            bot_label(first),
-            bot_label(second),
-            str(pair["games"]),
-            _plus_minus(pair["win_difference"], "+.1f", percent=True),
-            _plus_minus(pair["margin_difference"], "+.1f"),
-        )
+        first, second = (bot_label(bot) for bot in pair["bots"])
+        table.add_row(first, second, str(pair["games"]), *_differences(pair))
     return table
 
 
@@ -280,13 +280,7 @@ def _candidates_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
         ("bot", "than", "against", "deals", "wins more", "margin more"),
     )
     for pair in pairs:
-        first, second = pair["bots"]
-        table.add_row(
-            bot_label(first),
-            bot_label(second),
-            bot_label(pair["against"]),
-            str(pair["deals"]),
-            _plus_minus(pair["win_difference"], "+.1f", percent=True),
-            _plus_minus(pair["margin_difference"], "+.1f"),
-        )
+        first, second = (bot_label(bot) for bot in pair["bots"])
+        against = bot_label(pair["against"])
+        table.add_row(first, second, against, str(pair["deals"]), *_differences(pair))
     return table
