@@ -118,6 +118,36 @@ def test_resume_plays_only_the_missing_games(finished: Path, tmp_path: Path) -> 
     assert len(lines) == 54 and all(json.loads(line) for line in lines)
 
 
+def test_so_far_reports_the_whole_deals_and_leaves_the_games_as_they_are(
+    capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
+) -> None:
+    """A run still going (or stopped): its whole deals are reported, nothing is played, and
+    its games file, a line half written included, is not touched."""
+    out = tmp_path / "going"
+    out.mkdir()
+    shutil.copy(finished / "arena.json", out / "arena.json")
+    lines = (finished / "games.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    written = "".join(lines[:40]) + lines[40][:37]  # deals 0 and 1 whole, then 4 games and a half
+    (out / "games.jsonl").write_text(written, encoding="utf-8")
+    argv = [*SMALL, "--deals", "3", "--seed", "2", "--out", str(out), "--so-far"]
+    status, text, _ = run(capsys, *argv)
+    assert status == 0
+    assert "So far: 2 of 3 deals played whole; games of other deals, not counted: 4." in text
+    assert (out / "games.jsonl").read_text(encoding="utf-8") == written
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results["games"] == 36 and results["deals_played"] == 2
+    whole = [Outcome.from_json(json.loads(line)) for line in lines[:36]]
+    setup = Tournament(
+        "kingdomino", {"players": 3}, ("random", "greedy-placement", "greedy"), deals=3, seed=2
+    )
+    from kingdomkit.arena.stats import summarize
+
+    assert results == summarize(setup, whole)
+    status, _, err = run(capsys, *argv[:-3], "--out", str(tmp_path / "none"), "--so-far")
+    assert status == 2 and "holds no tournament" in err and "Traceback" not in err
+    assert not (tmp_path / "none").exists()
+
+
 def test_more_deals_extend_a_tournament(finished: Path, tmp_path: Path) -> None:
     out = tmp_path / "extended"
     shutil.copytree(finished, out)

@@ -52,6 +52,16 @@ def prepare(out: Path, tournament: Tournament, force: bool = False) -> dict[Game
     return read_games(games, tournament)
 
 
+def held(out: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
+    """The games `out` holds for `tournament`, read without changing anything there (another
+    process may be playing into it): KingdomkitError if it holds no tournament or another."""
+    config = out / CONFIG
+    if not config.exists():
+        raise KingdomkitError(f"{out} holds no tournament ({CONFIG} is missing)")
+    _check_config(config, tournament)
+    return read_games(out / GAMES, tournament, cut=False)
+
+
 def _check_config(config: Path, tournament: Tournament) -> None:
     try:
         stored = json.loads(config.read_text(encoding="utf-8"))
@@ -73,9 +83,9 @@ def _check_config(config: Path, tournament: Tournament) -> None:
             )
 
 
-def read_games(path: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
+def read_games(path: Path, tournament: Tournament, cut: bool = True) -> dict[GameKey, Outcome]:
     """The outcomes in games.jsonl (none if absent), checked against the schedule; a last
-    line without its newline is dropped and cut from the file."""
+    line without its newline is dropped, and cut from the file if `cut`."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -83,7 +93,7 @@ def read_games(path: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
     except OSError as error:
         raise KingdomkitError(f"cannot read {path}: {_reason(error)}") from None
     complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) < len(data):
+    if cut and len(complete) < len(data):
         _truncate(path, len(complete))
     outcomes: dict[GameKey, Outcome] = {}
     for number, line in enumerate(complete.splitlines(), start=1):

@@ -2,6 +2,8 @@
 
 `play_tournament` is what `kingdomkit arena` runs; the `play` argument is one of the runners
 (runner.py) bound to its game and workers, so the same steps serve every way of playing.
+`report_so_far` reports a tournament's whole deals without playing (`--so-far`): a run of
+hours is read while it goes on, and a stopped one without resuming it.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from kingdomkit.arena.extras import require
 from kingdomkit.arena.outcome import Outcome, close_agents
 from kingdomkit.arena.schedule import ScheduledGame, Tournament
-from kingdomkit.arena.store import GameLog, prepare
+from kingdomkit.arena.store import GameLog, held, prepare
 from kingdomkit.bots import make_bot
 
 Play = Callable[[Sequence[ScheduledGame]], Iterator[Outcome]]
@@ -64,3 +66,29 @@ def play_tournament(
     results = summarize(tournament, outcomes, BOOTSTRAP if resamples is None else resamples)
     write_reports(out, tournament, results, outcomes)
     return results
+
+
+def report_so_far(
+    tournament: Tournament, out: Path, resamples: int | None = None
+) -> tuple[dict[str, Any], int]:
+    """The results of the deals `out` holds whole (every game of the deal played), written
+    there as a finished run's are, without playing or changing its games; and how many of its
+    games were left out (of unfinished deals, or beyond `tournament.deals`)."""
+    require("numpy", "the arena's statistics")
+    require("matplotlib", "the arena's charts")
+    from kingdomkit.arena.report import write_reports
+    from kingdomkit.arena.stats import BOOTSTRAP, summarize
+
+    done = held(out, tournament)
+    per_deal: dict[int, int] = {}
+    for deal, _, _ in done:
+        per_deal[deal] = per_deal.get(deal, 0) + 1
+    whole = {
+        deal
+        for deal, games in per_deal.items()
+        if games == tournament.games_per_deal and deal < tournament.deals
+    }
+    outcomes = [outcome for key, outcome in done.items() if key[0] in whole]
+    results = summarize(tournament, outcomes, BOOTSTRAP if resamples is None else resamples)
+    write_reports(out, tournament, results, outcomes)
+    return results, len(done) - len(outcomes)

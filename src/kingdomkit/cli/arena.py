@@ -28,7 +28,7 @@ from kingdomkit.arena.outcome import Outcome
 from kingdomkit.arena.report import bot_label
 from kingdomkit.arena.runner import run_local, run_ray
 from kingdomkit.arena.schedule import ScheduledGame, Tournament, canonical_spec
-from kingdomkit.arena.tournament import Play, play_tournament
+from kingdomkit.arena.tournament import Play, play_tournament, report_so_far
 from kingdomkit.cli.common import add_game_arguments, game_from_args, progress_bar
 from kingdomkit.core.protocol import OptionError
 
@@ -109,6 +109,12 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="start over in DIR even if it holds another tournament (forgets its games)",
     )
+    parser.add_argument(
+        "--so-far",
+        action="store_true",
+        help="play nothing: report the deals DIR holds whole so far (a long run's figures "
+        "while it goes on, or after it was stopped), its games left as they are",
+    )
     parser.add_argument("--json", action="store_true", help="print results.json on stdout")
     parser.set_defaults(run=run)
 
@@ -145,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         clock=args.clock,
         table=tuple(canonical_spec(spec) for spec in args.table or ()),
     )
+    if args.so_far:
+        return _so_far(args, tournament)
     console = Console(stderr=True)
     progress = progress_bar(console, "arena")
     task = progress.add_task("games", total=None)
@@ -169,6 +177,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(results, indent=1))
     else:
         _print_results(results, args.out, played[0], played[1])
+    return 0
+
+
+def _so_far(args: argparse.Namespace, tournament: Tournament) -> int:
+    """`--so-far`: the whole deals' results, nothing played."""
+    if args.force:
+        raise OptionError("--so-far reads a tournament as it is: give it without --force")
+    results, left_out = report_so_far(tournament, args.out)
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        _print_results(results, args.out, 0, results["games"])
+        Console(file=sys.stdout).print(
+            f"So far: {results['deals_played']} of {tournament.deals} deals played whole; "
+            f"games of other deals, not counted: {left_out}.",
+            highlight=False,
+        )
     return 0
 
 
