@@ -305,8 +305,8 @@ def candidate_pairs(
         candidate, opponent = tournament.matches[tournament.lineups[outcome.lineup].match].bots
         wins, gaps = win_shares(sides, outcome.winners), margins(sides, outcome.scores)
         found = [(wins[s], gaps[s]) for s, bot in enumerate(outcome.seats) if bot == candidate]
-        mean = tuple(map(float, np.mean(found, axis=0)))
-        seen.setdefault((opponent, candidate, outcome.deal), []).append((mean[0], mean[1]))
+        win, margin = np.mean(found, axis=0)
+        seen.setdefault((opponent, candidate, outcome.deal), []).append((win, margin))
     whole = tournament.players  # a line-up's games on a deal: one per rotation
     pairs = []
     for opponent in tournament.opponents:

@@ -8,6 +8,7 @@ hours is read while it goes on, and a stopped one without resuming it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,7 @@ def play_tournament(
 
     `on_start(missing, total)` is called once the schedule is known, `on_game` after each
     game is on disk."""
-    require("numpy", "the arena's statistics")
-    require("matplotlib", "the arena's charts")
-    from kingdomkit.arena.report import write_reports
-    from kingdomkit.arena.stats import BOOTSTRAP, summarize
-
+    _require_reports()
     check_bots(tournament.everyone)
     done = prepare(out, tournament, force)
     missing = [game for game in tournament.games() if game.key not in done]
@@ -62,10 +59,7 @@ def play_tournament(
                 close = getattr(games, "close", None)
                 if close is not None:
                     close()
-    outcomes = list(done.values())
-    results = summarize(tournament, outcomes, BOOTSTRAP if resamples is None else resamples)
-    write_reports(out, tournament, results, outcomes)
-    return results
+    return _report(tournament, out, list(done.values()), resamples)
 
 
 def report_so_far(
@@ -74,21 +68,31 @@ def report_so_far(
     """The results of the deals `out` holds whole (every game of the deal played), written
     there as a finished run's are, without playing or changing its games; and how many of its
     games were left out (of unfinished deals, or beyond `tournament.deals`)."""
-    require("numpy", "the arena's statistics")
-    require("matplotlib", "the arena's charts")
-    from kingdomkit.arena.report import write_reports
-    from kingdomkit.arena.stats import BOOTSTRAP, summarize
-
+    _require_reports()
     done = held(out, tournament)
-    per_deal: dict[int, int] = {}
-    for deal, _, _ in done:
-        per_deal[deal] = per_deal.get(deal, 0) + 1
+    per_deal = Counter(deal for deal, _, _ in done)
     whole = {
         deal
         for deal, games in per_deal.items()
         if games == tournament.games_per_deal and deal < tournament.deals
     }
     outcomes = [outcome for key, outcome in done.items() if key[0] in whole]
+    return _report(tournament, out, outcomes, resamples), len(done) - len(outcomes)
+
+
+def _require_reports() -> None:
+    """Before any game is played or read: the extras the statistics and charts need."""
+    require("numpy", "the arena's statistics")
+    require("matplotlib", "the arena's charts")
+
+
+def _report(
+    tournament: Tournament, out: Path, outcomes: list[Outcome], resamples: int | None
+) -> dict[str, Any]:
+    """The results of `outcomes`, written into `out` (results, games table, charts)."""
+    from kingdomkit.arena.report import write_reports
+    from kingdomkit.arena.stats import BOOTSTRAP, summarize
+
     results = summarize(tournament, outcomes, BOOTSTRAP if resamples is None else resamples)
     write_reports(out, tournament, results, outcomes)
-    return results, len(done) - len(outcomes)
+    return results
