@@ -1,18 +1,25 @@
 """A `kingdomkit serve` killed with SIGKILL while its bots play leaves no bot worker running
 on, on SQLite and on PostgreSQL (kingdomkit.core.workers); stopped with SIGTERM, it ends its
-workers and leaves nothing behind to report at exit."""
+workers and leaves nothing behind to report at exit. The bots' kernels are made ready at
+start in a process of their own, which ends then or with the server."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
 import time
 from pathlib import Path
 
 import httpx2
+import pytest
 
-from processes import DEATH_SECONDS, gone, still_running, workers_of
+from kingdomkit.server.bots import prepare_playouts
+from processes import DEATH_SECONDS, gone, started_workers, still_running, workers_of
 from serving import ServeProcess
 
 HUMAN = {"kind": "human"}
+COMPILE_SECONDS = 900  # the three kernels compiled on a slow machine, the suite beside them
 
 
 def test_a_server_killed_while_its_bots_play_leaves_no_worker(served: ServeProcess) -> None:
@@ -60,3 +67,42 @@ def bots_playing(served: ServeProcess) -> set[int]:
     else:
         raise AssertionError("the bots did not move")
     return workers
+
+
+def test_the_bots_kernels_are_made_ready_in_a_process_that_then_ends(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pytest.importorskip("numba")
+    caplog.set_level(logging.INFO, "kingdomkit.server")
+    asyncio.run(prepare_playouts())
+    assert "compiled playouts ready (kingdomino, kingdoms, queendomino)" in caplog.text
+    assert not workers_of(os.getpid())
+
+
+def test_a_server_stopped_while_the_kernels_compile_ends_that_process() -> None:
+    async def stopped_early() -> set[int]:
+        preparing = asyncio.create_task(prepare_playouts())
+        process = await asyncio.to_thread(started_workers, os.getpid())
+        preparing.cancel()
+        await asyncio.gather(preparing, return_exceptions=True)
+        return process
+
+    assert gone(asyncio.run(stopped_early()))
+
+
+def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
+    tmp_path: Path,
+) -> None:
+    """`kingdomkit serve` without --lazy-kernels: a worker appears with no table made, and
+    ends once the kernels are compiled (minutes on a fresh install) or loaded."""
+    served = ServeProcess(tmp_path, env={"KINGDOMKIT_LAZY_KERNELS": "0"})
+    served.start()
+    try:
+        assert served.process is not None
+        preparing = started_workers(served.process.pid)
+        deadline = time.monotonic() + COMPILE_SECONDS
+        while not gone(preparing):
+            assert time.monotonic() < deadline, "the kernels were not ready"
+        assert not workers_of(served.process.pid)
+    finally:
+        served.stop()

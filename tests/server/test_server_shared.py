@@ -32,7 +32,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from kingdomkit.server.database import conninfo
 from postgres import PostgresServer
-from serving import START_SECONDS, ServeProcess, kill, stop
+from serving import LAZY, START_SECONDS, ServeProcess, kill, stop
 from system import free_port
 
 # The worker notices a dead one quickly here: heartbeats every 0.5 s, stalled after 3 s.
@@ -58,7 +58,7 @@ class WorkerProcess:
         command = [sys.executable, "-m", "kingdomkit", "worker", "--database", self.database]
         command += ["--bot-workers", "1", "--analysis-workers", "1", *FAST_JOBS]
         command += ["--analyst", "mcts:playouts=8", *self.more]
-        self.process = subprocess.Popen(command, env={**os.environ, **self.env})
+        self.process = subprocess.Popen(command, env={**os.environ, **LAZY, **self.env})
 
     def kill(self) -> None:
         assert self.process is not None

@@ -1,7 +1,8 @@
 """`kingdomkit serve` as a real process for the tests: started on a free port with its own
 data folder (and a database URL, limits or environment when given), killed with SIGKILL or
 stopped, and started again on the same data; its standard error goes to the test's output,
-or to a file when a test reads it."""
+or to a file when a test reads it. Its bots compile their kernels at their first move, not
+at start (LAZY): a process more at every start would cost the suite minutes."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import httpx2
 from system import free_port
 
 START_SECONDS = 60
+LAZY = {"KINGDOMKIT_LAZY_KERNELS": "1"}  # serve --lazy-kernels
 
 
 class ServeProcess:
@@ -47,7 +49,7 @@ class ServeProcess:
         if self.database is not None:
             command += ["--database", self.database]
         command += self.args
-        env = {**os.environ, "XDG_DATA_HOME": str(self.data), **self.env}
+        env = {**os.environ, **LAZY, "XDG_DATA_HOME": str(self.data), **self.env}
         with open(self.log, "ab") if self.log else contextlib.nullcontext() as stderr:
             self.process = subprocess.Popen(
                 command, env=env, stdout=subprocess.DEVNULL, stderr=stderr

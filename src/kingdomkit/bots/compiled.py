@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from kingdomkit.bots.playouts import POLICIES
 from kingdomkit.core.protocol import Game, OptionError
-from kingdomkit.core.registry import shape_of
+from kingdomkit.core.registry import GAMES, make_game, shape_of
 from kingdomkit.core.shape import capability
 
 OFF_SWITCH = "KINGDOMKIT_COMPILED"  # "0": no compiled playouts for any game
@@ -35,6 +35,12 @@ class CompiledPlayouts(Protocol):
         policy or an epsilon outside [0, 1] raises OptionError."""
         ...
 
+    def ready(self) -> None:
+        """Compiled, or loaded from numba's cache, in this process, as the first call of
+        `playouts` would be; by one process of the machine at a time, the others waiting
+        for its copy (bots/kernel_playouts.py)."""
+        ...
+
 
 def compiled(game: Game[Any]) -> CompiledPlayouts | None:
     """The compiled playouts of the configured `game`, made once per game; None when its
@@ -43,6 +49,19 @@ def compiled(game: Game[Any]) -> CompiledPlayouts | None:
     if os.environ.get(OFF_SWITCH) == "0":
         return None
     return capability(game, "playouts", shape_of(game).capabilities.playouts)
+
+
+def compile_playouts() -> list[str]:
+    """Every game's compiled playouts made ready in this process, the cheapest first (a
+    server starting does this in a process of its own, so that a fresh install's first bot
+    move does not wait minutes for a compilation); the names of the games that have them."""
+    ready = []
+    for name in sorted(GAMES):  # Kingdomino's kernel compiles fastest, Queendomino's slowest
+        playouts = compiled(make_game(name, {"players": GAMES[name].default_players}))
+        if playouts is not None:
+            playouts.ready()
+            ready.append(name)
+    return ready
 
 
 def policy_code(policy: str, epsilon: float) -> int:

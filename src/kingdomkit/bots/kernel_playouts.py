@@ -2,10 +2,23 @@
 `CompiledPlayouts`, bots/compiled.py): the policy's code, the result arrays and the stream of
 uniforms around one call of the game's kernel. Imported only by the games' accelerators, which
 need numpy and numba anyway.
+
+A kernel compiles on its first call, for minutes on a fresh install (Queendomino's about two),
+and numba then keeps it on disk. Every process that calls it before then would compile it
+again: a server's bot workers, an arena's, the test suite's. So the first call in a process
+(`ready`) takes a lock per kernel on the machine: one process compiles, the others wait and
+then load numba's copy in a second.
 """
 
 from __future__ import annotations
 
+import getpass
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,6 +28,36 @@ from kingdomkit.bots.compiled import policy_code
 from kingdomkit.core.rng import MASK64
 
 Floats = npt.NDArray[np.float64]
+
+LOCK_SECONDS = 900.0  # the longest wait for another process's compilation: then compile too
+_ready: set[str] = set()  # the kernels this process has compiled or loaded
+
+
+@contextmanager
+def one_compiler(kernel: Any) -> Iterator[None]:
+    """Held by one process of this machine (this user, this numba cache) at a time for
+    `kernel` (a numba dispatcher); not held, rather than fail, when the lock cannot be had
+    (no filelock, a folder not writable, a holder stuck for LOCK_SECONDS)."""
+    try:
+        from filelock import FileLock, Timeout
+    except ImportError:
+        yield
+        return
+    cache = os.environ.get("NUMBA_CACHE_DIR", "")
+    where = f"{kernel.py_func.__code__.co_filename}:{kernel.__name__}:{cache}"
+    name = hashlib.sha256(where.encode()).hexdigest()[:16]
+    user = os.getuid() if hasattr(os, "getuid") else getpass.getuser()
+    path = Path(tempfile.gettempdir()) / f"kingdomkit-{user}-compile-{name}.lock"
+    lock = FileLock(path, timeout=LOCK_SECONDS)
+    try:
+        lock.acquire()
+    except (Timeout, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 class KernelPlayouts:
@@ -38,11 +81,23 @@ class KernelPlayouts:
         player-greedy), uniforms from one `SplitMix64(seed)` stream: count x players scores
         and win shares, as `game.scores` and `game.returns` of each final state."""
         code = policy_code(policy, epsilon)  # the kernels number policies alike
+        self.ready()
         return self._run(self.state_arrays(state), code, player, epsilon, count, seed)
 
     def random_games(self, count: int, seed: int) -> Floats:
         """Scores of `count` whole random games from the initial state (one stream)."""
+        self.ready()
         return self._run(self._initial, policy_code("random", 0.0), 0, 0.0, count, seed)[0]
+
+    def ready(self) -> None:
+        """The kernel compiled, or loaded from numba's cache, in this process: by no two
+        processes of the machine at once (module card). A call of no playouts does it."""
+        key = f"{self._kernel.py_func.__module__}.{self._kernel.__name__}"
+        if key in _ready:
+            return
+        with one_compiler(self._kernel):
+            self._run(self._initial, 0, 0, 0.0, 0, 0)
+        _ready.add(key)
 
     def _run(
         self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int

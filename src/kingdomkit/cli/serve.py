@@ -31,6 +31,7 @@ ORIGINS_ENV = "KINGDOMKIT_ORIGINS"  # comma-separated, like repeated --origin
 PROXIES_ENV = "KINGDOMKIT_TRUSTED_PROXIES"
 METRICS_TOKEN_ENV = "KINGDOMKIT_METRICS_TOKEN"
 RATE_STORAGE_ENV = "KINGDOMKIT_RATE_STORAGE"
+LAZY_KERNELS_ENV = "KINGDOMKIT_LAZY_KERNELS"  # "1": as --lazy-kernels
 METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
@@ -92,8 +93,24 @@ def add_parser(subparsers: Any) -> None:
         help="where the rate limits are counted: memory:// (this process) or a Redis every"
         f" serve process shares, redis://host:6379/0 ({RATE_STORAGE_ENV}; default memory://)",
     )
+    add_lazy_kernels(parser)
     limits.add_arguments(parser)
     parser.set_defaults(run=run)
+
+
+def add_lazy_kernels(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lazy-kernels",
+        action="store_true",
+        help="compile a game's bot kernel (numba) at its first bot move, not at start in a"
+        f" process of its own ({LAZY_KERNELS_ENV}=1): on a fresh install that move then"
+        " waits minutes",
+    )
+
+
+def prepares_kernels(args: argparse.Namespace) -> bool:
+    """Whether this process makes the bots' kernels ready at start (bots/compiled.py)."""
+    return not (args.lazy_kernels or os.environ.get(LAZY_KERNELS_ENV) == "1")
 
 
 def secret_key(data: Path) -> str:
@@ -192,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
             metrics_token=metrics_token,
             rates=rates,
             analysts=analysts,
+            prepare_playouts=prepares_kernels(args),
             **workers,
         )
     except ValueError as error:

@@ -12,7 +12,7 @@ import signal
 from typing import Any
 
 from kingdomkit.cli import serve_workers
-from kingdomkit.cli.serve import DATABASE_ENV, ServeError
+from kingdomkit.cli.serve import DATABASE_ENV, ServeError, add_lazy_kernels, prepares_kernels
 from kingdomkit.core.protocol import KingdomkitError
 
 
@@ -45,6 +45,7 @@ def add_parser(subparsers: Any) -> None:
     )
     serve_workers.add_arguments(parser, only=serve_workers.JOBS)
     serve_workers.add_analyst(parser)
+    add_lazy_kernels(parser)
     parser.set_defaults(run=run)
 
 
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from kingdomkit.server.analysts import Analysts
         from kingdomkit.server.app import ServerConfig
+        from kingdomkit.server.bots import prepare_playouts
         from kingdomkit.server.database import open_engine
         from kingdomkit.server.jobs import Jobs
         from kingdomkit.server.metrics import JobMetrics, QueueCollector, process_registry
@@ -107,11 +109,15 @@ def run(args: argparse.Namespace) -> int:
             " processes",
             flush=True,
         )
+        background = [asyncio.create_task(prepare_playouts())] if prepares_kernels(args) else []
         try:
             await jobs.work(settings)
         except asyncio.CancelledError:
             pass
         finally:
+            for task in background:
+                task.cancel()
+            await asyncio.gather(*background, return_exceptions=True)
             await jobs.close()
 
     asyncio.run(work())

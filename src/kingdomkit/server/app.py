@@ -22,6 +22,7 @@ from kingdomkit.core.registry import GAMES
 from kingdomkit.server import api
 from kingdomkit.server.accounts import Accounts
 from kingdomkit.server.analysts import Analysts
+from kingdomkit.server.bots import prepare_playouts
 from kingdomkit.server.database import open_engine
 from kingdomkit.server.fanout import Listener
 from kingdomkit.server.guard import OriginCheck, SecurityHeaders
@@ -83,6 +84,7 @@ class ServerConfig:
     job_heartbeat: float = 10.0  # seconds between a job worker's heartbeats (PostgreSQL)
     job_stalled: float = 30.0  # seconds without a heartbeat before a worker's jobs rerun
     job_sweep: float = 30.0  # seconds between sweeps for stalled jobs and lost tables
+    prepare_playouts: bool = False  # compile the bots' kernels at start (serve, worker)
 
     def __post_init__(self) -> None:
         if (
@@ -142,6 +144,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         app.state.health = Health(engine, config.health_timeout)
         limits = config.limits
         background.append(asyncio.create_task(tables.keep_tidy(limits.open_table_minutes)))
+        if config.prepare_playouts and (config.bot_workers or config.analysis_workers):
+            background.append(asyncio.create_task(prepare_playouts()))
         app.state.accounts = Accounts(engine, limits.password_workers, limits.password_queue)
         app.state.sessions = Sessions(engine, store.tell)
         tables.ended = app.state.sessions.forget

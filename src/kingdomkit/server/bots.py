@@ -8,13 +8,16 @@ can move in any worker.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from kingdomkit.bots import BotSpec, make_bot, parse_spec
+from kingdomkit.bots.compiled import compile_playouts
 from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.protocol import Game
@@ -26,6 +29,8 @@ from kingdomkit.server.board import words
 RETRIES = 2  # new pools tried when a worker dies under a move
 STOP_SECONDS = 5  # a worker not gone this long after SIGTERM is killed
 TIMEOUT_BOT = "medium"  # plays a person's decision when their time runs out
+
+log = logging.getLogger("kingdomkit.server")
 
 
 def in_one_process(bot: str, game: Game[Any]) -> str:
@@ -186,3 +191,21 @@ class BotPool:
                 process.kill()
                 process.join()
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def prepare_playouts() -> None:
+    """Every game's compiled playouts made ready at start in a process of their own, which
+    then ends. On a fresh install a kernel compiles for minutes (Queendomino's about two),
+    and the first bot move of a game would wait for it; done ahead, one process of the
+    machine compiles each kernel and every bot worker loads numba's copy
+    (bots/kernel_playouts.py). Cancelled with the server, it ends its process."""
+    pool = BotPool(1)
+    started = time.monotonic()
+    try:
+        games = await pool.run(compile_playouts)
+        took = time.monotonic() - started
+        log.info("bots' compiled playouts ready (%s) in %.0f s", ", ".join(games), took)
+    except Exception as error:  # the bots still compile on their first move
+        log.warning("bots' compiled playouts not made ready ahead: %r", error)
+    finally:
+        pool.close()
