@@ -30,7 +30,7 @@ from kingdomkit.core.rng import MASK64
 Floats = npt.NDArray[np.float64]
 
 LOCK_SECONDS = 900.0  # the longest wait for another process's compilation: then compile too
-_ready: set[str] = set()  # the kernels this process has compiled or loaded
+_loaded: set[str] = set()  # the kernels this process has compiled or loaded
 
 
 @contextmanager
@@ -70,6 +70,7 @@ class KernelPlayouts:
     _initial: Any
     _kernel: Any
     _tables: Any
+    _ready = False  # this object's kernel compiled or loaded (the check of every call)
 
     def state_arrays(self, state: Any) -> Any:
         raise NotImplementedError
@@ -92,12 +93,14 @@ class KernelPlayouts:
     def ready(self) -> None:
         """The kernel compiled, or loaded from numba's cache, in this process: by no two
         processes of the machine at once (module card). A call of no playouts does it."""
-        key = f"{self._kernel.py_func.__module__}.{self._kernel.__name__}"
-        if key in _ready:
+        if self._ready:
             return
-        with one_compiler(self._kernel):
-            self._run(self._initial, 0, 0, 0.0, 0, 0)
-        _ready.add(key)
+        key = f"{self._kernel.py_func.__module__}.{self._kernel.__name__}"
+        if key not in _loaded:
+            with one_compiler(self._kernel):
+                self._run(self._initial, 0, 0, 0.0, 0, 0)
+            _loaded.add(key)
+        self._ready = True
 
     def _run(
         self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int
