@@ -9,7 +9,7 @@ import os
 import random
 import sys
 import textwrap
-from contextlib import nullcontext
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,42 +36,42 @@ def kernel(n):
 """
 
 
-def compile_after_barrier(folder: str, cache: str, locked: bool, barrier: Any, out: Any) -> None:
-    """In a spawned process: meet the other one, then compile `kernel` (with the lock or
-    without), and say whether numba compiled it here or loaded it from its cache."""
+def compile_in_turn(folder: str, cache: str, first: bool, holding: Any, out: Any) -> None:
+    """In a spawned process: compile `kernel` under the lock, and say whether numba compiled
+    it here or loaded it from its cache. The first process says it holds the lock, then
+    waits a second before compiling; the second asks for the lock only after that, so
+    without the lock it would compile too, from an empty cache."""
     os.environ["NUMBA_CACHE_DIR"] = cache
     sys.path.insert(0, folder)
     kernel = importlib.import_module("small_kernel").kernel
-    barrier.wait()
-    with one_compiler(kernel) if locked else nullcontext():
+    if not first:
+        holding.wait()
+    with one_compiler(kernel):
+        if first:
+            holding.set()
+            time.sleep(1.0)
         kernel(10)
     stats = kernel.stats
-    out.put((sum(stats.cache_misses.values()), sum(stats.cache_hits.values())))
-
-
-def compilations(tmp_path: Path, locked: bool) -> list[tuple[int, int]]:
-    """(compiled, loaded) in each of two processes that need `kernel` at the same moment."""
-    (tmp_path / "small_kernel.py").write_text(textwrap.dedent(KERNEL))
-    cache = tmp_path / "cache"
-    context = multiprocessing.get_context("spawn")
-    barrier, out = context.Barrier(2), context.Queue()
-    args = (str(tmp_path), str(cache), locked, barrier, out)
-    processes = [context.Process(target=compile_after_barrier, args=args) for _ in range(2)]
-    for process in processes:
-        process.start()
-    found = [out.get(timeout=300) for _ in processes]
-    for process in processes:
-        process.join()
-    return sorted(found)
+    out.put((first, sum(stats.cache_misses.values()), sum(stats.cache_hits.values())))
 
 
 def test_two_processes_compile_a_kernel_once_and_the_second_loads_it(tmp_path: Path) -> None:
-    assert compilations(tmp_path, locked=True) == [(0, 1), (1, 0)]
-
-
-def test_without_the_lock_both_would_compile(tmp_path: Path) -> None:
-    """What the lock is for: the same start, unlocked, compiles twice."""
-    assert compilations(tmp_path, locked=False) == [(1, 0), (1, 0)]
+    (tmp_path / "small_kernel.py").write_text(textwrap.dedent(KERNEL))
+    context = multiprocessing.get_context("spawn")
+    holding, out = context.Event(), context.Queue()
+    processes = [
+        context.Process(
+            target=compile_in_turn,
+            args=(str(tmp_path), str(tmp_path / "cache"), first, holding, out),
+        )
+        for first in (True, False)
+    ]
+    for process in processes:
+        process.start()
+    found = sorted(out.get(timeout=300) for _ in processes)
+    for process in processes:
+        process.join()
+    assert found == [(False, 0, 1), (True, 1, 0)]  # (first, compiled, loaded)
 
 
 @pytest.mark.parametrize("name", ["kingdomino", "kingdoms", "queendomino"])
