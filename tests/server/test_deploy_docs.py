@@ -21,6 +21,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,6 +55,7 @@ REDIRECTS = {">", ">>", "<", ">&", "<&"}
 SOCKET_SECONDS = 300  # a live socket's proxy time-outs are at least this long
 NGINX_RESOLVE = (1, 27, 3)  # the first nginx whose upstream servers take `resolve`
 START_SECONDS = 30
+COMPILE_SECONDS = 900  # the three kernels compiled on a slow machine, the suite beside them
 
 
 def code_blocks(text: str) -> list[str]:
@@ -264,6 +266,22 @@ def test_the_dockerfile_copies_what_exists_and_the_context_lets_it_through() -> 
     for source in sources:
         assert (ROOT / source).exists()
         assert f"!{source}" in ignore, f"{source} is kept out of the build context"
+
+
+def test_the_image_compiles_the_bots_kernels_as_its_user_where_it_may_write() -> None:
+    text = DOCKERFILE.read_text()
+    home = re.search(r"^USER (\S+)$", text, re.MULTILINE)
+    cache = re.search(r"^ENV NUMBA_CACHE_DIR=(\S+)$", text, re.MULTILINE)
+    run = re.search(r"^RUN (python -c .*)$", text, re.MULTILINE)
+    assert home and cache and run
+    assert home.end() < cache.end() < run.end()  # as that user, into that folder
+    assert cache[1].startswith(f"/home/{home[1]}/")
+    words = shlex.split(run[1])
+    done = subprocess.run(
+        [sys.executable, *words[1:]], capture_output=True, text=True, timeout=COMPILE_SECONDS
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['kingdomino', 'kingdoms', 'queendomino']"
 
 
 def nginx_blocks(text: str, kind: str) -> dict[str, str]:
