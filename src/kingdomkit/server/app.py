@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -128,7 +129,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         jobs = Jobs(config.database, Store(engine), config.analysts) if store.shared else None
         tables = Tables(store, bots, hub, jobs, config.analysts)
         app.state.tables = tables
-        background: list[asyncio.Task[None]] = []
+        background: list[asyncio.Task[Any]] = []
         if jobs is not None:
             await jobs.open()
             listener = Listener(config.database, tables.heard, tables.lost)

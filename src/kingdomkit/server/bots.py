@@ -193,19 +193,22 @@ class BotPool:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
 
-async def prepare_playouts() -> None:
+async def prepare_playouts() -> list[str]:
     """Every game's compiled playouts made ready at start in a process of their own, which
-    then ends. On a fresh install a kernel compiles for minutes (Queendomino's about two),
-    and the first bot move of a game would wait for it; done ahead, one process of the
-    machine compiles each kernel and every bot worker loads numba's copy
-    (bots/kernel_playouts.py). Cancelled with the server, it ends its process."""
+    then ends; the games that have them (none if that failed). On a fresh install a kernel
+    compiles for minutes (Queendomino's about two), and the first bot move of a game would
+    wait for it; done ahead, one process of the machine compiles each kernel and every bot
+    worker loads numba's copy (bots/kernel_playouts.py). Cancelled with the server, it ends
+    its process."""
     pool = BotPool(1)
     started = time.monotonic()
     try:
-        games = await pool.run(compile_playouts)
-        took = time.monotonic() - started
-        log.info("bots' compiled playouts ready (%s) in %.0f s", ", ".join(games), took)
+        games: list[str] = await pool.run(compile_playouts)
     except Exception as error:  # the bots still compile on their first move
         log.warning("bots' compiled playouts not made ready ahead: %r", error)
+        return []
     finally:
         pool.close()
+    took = time.monotonic() - started
+    log.info("bots' compiled playouts ready (%s) in %.0f s", ", ".join(games), took)
+    return games
