@@ -30,6 +30,7 @@ from kingdomkit.bots.network import (  # noqa: E402
     raw_inputs,
     save_network,
 )
+from kingdomkit.core import progress  # noqa: E402
 from kingdomkit.core.driver import play, replay_actions  # noqa: E402
 from kingdomkit.core.protocol import Game  # noqa: E402
 from kingdomkit.core.registry import make_game  # noqa: E402
@@ -242,7 +243,7 @@ TINY_RUN = [
 
 
 def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "run"
     assert main([*TINY_RUN, "--out", str(out), "--iterations", "1"]) == 0
@@ -259,8 +260,14 @@ def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
     assert json.loads((out / "run.json").read_text()) == first
     monkeypatch.undo()
 
-    # resumed with the run's own settings
+    # resumed with the run's own settings, its progress logged on standard error (a line
+    # at every step here), its figures at the end on standard output
+    monkeypatch.setattr(progress, "LOG_EVERY", 0.0)
+    capsys.readouterr()
     assert main(["--out", str(out), "--iterations", "2"]) == 0
+    said = capsys.readouterr()
+    assert "learn: " in said.err and "learn: " not in said.out
+    assert said.out.startswith("2 iterations, 2 games of self-play, ")
     kept = json.loads((out / "run.json").read_text())
     assert kept["progressed"]["iteration"] == 2 and kept["progressed"]["games"] == 2
     assert len(kept["commands"]) == 2  # the interrupted one finished no iteration

@@ -406,13 +406,14 @@ class Run:
 
 
 def progress_bar() -> LoggedProgress:
-    """The run's bar; in a log (a run left going under nohup) a plain line a minute."""
+    """The run's bar, on standard error as the arena's (standard output has the run's
+    figures at its end); in a log (a run left going under nohup) a plain line a minute."""
     return LoggedProgress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=Console(),
+        console=Console(stderr=True),
         label="learn",
     )
 
