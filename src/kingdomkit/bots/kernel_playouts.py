@@ -30,7 +30,7 @@ from kingdomkit.core.rng import MASK64
 Floats = npt.NDArray[np.float64]
 
 LOCK_SECONDS = 900.0  # the longest wait for another process's compilation: then compile too
-_loaded: set[str] = set()  # the kernels this process has compiled or loaded
+_loaded: set[Any] = set()  # the kernels (numba dispatchers) this process compiled or loaded
 
 
 @contextmanager
@@ -70,7 +70,6 @@ class KernelPlayouts:
     _initial: Any
     _kernel: Any
     _tables: Any
-    _ready = False  # this object's kernel compiled or loaded (the check of every call)
 
     def state_arrays(self, state: Any) -> Any:
         raise NotImplementedError
@@ -93,14 +92,11 @@ class KernelPlayouts:
     def ready(self) -> None:
         """The kernel compiled, or loaded from numba's cache, in this process: by no two
         processes of the machine at once (module card). A call of no playouts does it."""
-        if self._ready:
+        if self._kernel in _loaded:
             return
-        key = f"{self._kernel.py_func.__module__}.{self._kernel.__name__}"
-        if key not in _loaded:
-            with one_compiler(self._kernel):
-                self._run(self._initial, 0, 0, 0.0, 0, 0)
-            _loaded.add(key)
-        self._ready = True
+        with one_compiler(self._kernel):
+            self._run(self._initial, 0, 0, 0.0, 0, 0)
+        _loaded.add(self._kernel)
 
     def _run(
         self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int
