@@ -15,10 +15,9 @@ import pytest
 
 from kingdomkit.server.bots import prepare_playouts
 from processes import DEATH_SECONDS, gone, started_workers, still_running, workers_of
-from serving import ServeProcess
+from serving import COMPILE_SECONDS, ServeProcess
 
 HUMAN = {"kind": "human"}
-COMPILE_SECONDS = 900  # the three kernels compiled on a slow machine, the suite beside them
 
 
 def test_a_server_killed_while_its_bots_play_leaves_no_worker(served: ServeProcess) -> None:

@@ -36,7 +36,7 @@ from websockets.sync.client import connect
 from kingdomkit.cli.main import build_parser
 from kingdomkit.server import api, limits
 from paths import DOCS, EXAMPLES, ROOT
-from serving import ServeProcess
+from serving import COMPILE_SECONDS, ServeProcess
 from system import apt_install, free_port
 
 DEPLOY_DOC = DOCS / "deploy.md"
@@ -55,7 +55,6 @@ REDIRECTS = {">", ">>", "<", ">&", "<&"}
 SOCKET_SECONDS = 300  # a live socket's proxy time-outs are at least this long
 NGINX_RESOLVE = (1, 27, 3)  # the first nginx whose upstream servers take `resolve`
 START_SECONDS = 30
-COMPILE_SECONDS = 900  # the three kernels compiled on a slow machine, the suite beside them
 
 
 def code_blocks(text: str) -> list[str]:

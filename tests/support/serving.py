@@ -21,6 +21,7 @@ from system import free_port
 
 START_SECONDS = 60
 LAZY = {"KINGDOMKIT_LAZY_KERNELS": "1"}  # serve --lazy-kernels
+COMPILE_SECONDS = 900  # the three kernels compiled on a slow machine, the suite beside them
 
 
 class ServeProcess:

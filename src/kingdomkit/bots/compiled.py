@@ -51,17 +51,25 @@ def compiled(game: Game[Any]) -> CompiledPlayouts | None:
     return capability(game, "playouts", shape_of(game).capabilities.playouts)
 
 
+def every_game() -> list[tuple[str, CompiledPlayouts]]:
+    """Each registered game that has compiled playouts here, by name, with those of its
+    default number of players; in the order of the names."""
+    found = []
+    for name in sorted(GAMES):
+        playouts = compiled(make_game(name, {"players": GAMES[name].default_players}))
+        if playouts is not None:
+            found.append((name, playouts))
+    return found
+
+
 def compile_playouts() -> list[str]:
     """Every game's compiled playouts made ready in this process, the cheapest first (a
     server starting does this in a process of its own, so that a fresh install's first bot
     move does not wait minutes for a compilation); the names of the games that have them."""
-    ready = []
-    for name in sorted(GAMES):  # Kingdomino's kernel compiles fastest, Queendomino's slowest
-        playouts = compiled(make_game(name, {"players": GAMES[name].default_players}))
-        if playouts is not None:
-            playouts.ready()
-            ready.append(name)
-    return ready
+    games = every_game()  # by name: Kingdomino's kernel compiles fastest, Queendomino's slowest
+    for _, playouts in games:
+        playouts.ready()
+    return [name for name, _ in games]
 
 
 def policy_code(policy: str, epsilon: float) -> int:

@@ -19,10 +19,9 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from kingdomkit.bots.compiled import compiled
+from kingdomkit.bots.compiled import every_game
 from kingdomkit.cli import serve_workers
 from kingdomkit.core.protocol import KingdomkitError
-from kingdomkit.core.registry import GAMES, make_game
 from kingdomkit.server import limits
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
@@ -136,11 +135,7 @@ def make_private(data: Path) -> None:
 def bot_engine_line() -> str:
     """One line saying which engine the bots' playouts run on (the compiled kernel of each
     game that has one, or the pure-Python engine, and why)."""
-    fast = [
-        name
-        for name, info in sorted(GAMES.items())
-        if compiled(make_game(name, {"players": info.default_players})) is not None
-    ]
+    fast = [name for name, _ in every_game()]
     if fast:
         return (
             f"kingdomkit: bots play on the compiled kernel for {', '.join(fast)} (numba), "
