@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from kingdomkit.cli.main import main
 from kingdomkit.server.bots import prepare_playouts
 from processes import DEATH_SECONDS, gone, started_workers, still_running, workers_of
 from serving import COMPILE_SECONDS, ServeProcess
@@ -100,3 +101,23 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
         assert not workers_of(served.process.pid)
     finally:
         served.stop()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["serve"], ["worker", "--database", "postgresql+psycopg://nobody@nowhere/none"]],
+)
+def test_a_lazy_kernels_setting_other_than_1_or_0_is_refused_before_starting(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The word "yes" is not silently read as 0 (compile at every start): it is refused."""
+    monkeypatch.setenv("KINGDOMKIT_LAZY_KERNELS", "yes")
+    data = tmp_path / "data"
+    assert main([*argv, *(["--data", str(data)] if argv[0] == "serve" else [])]) == 2
+    assert "KINGDOMKIT_LAZY_KERNELS is 1 (compile at a first move) or 0, not 'yes'" in (
+        capsys.readouterr().err
+    )
+    assert not data.exists()

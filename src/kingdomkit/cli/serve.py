@@ -108,8 +108,14 @@ def add_lazy_kernels(parser: argparse.ArgumentParser) -> None:
 
 
 def prepares_kernels(args: argparse.Namespace) -> bool:
-    """Whether this process makes the bots' kernels ready at start (bots/compiled.py)."""
-    return not (args.lazy_kernels or os.environ.get(LAZY_KERNELS_ENV) == "1")
+    """Whether this process makes the bots' kernels ready at start (bots/compiled.py).
+
+    The environment says 1 (lazy) or 0; any other word is refused, not read as 0, so that a
+    deployment that meant "yes" is told rather than left compiling at every start."""
+    text = os.environ.get(LAZY_KERNELS_ENV, "").strip()
+    if text not in ("", "0", "1"):
+        raise ServeError(f"{LAZY_KERNELS_ENV} is 1 (compile at a first move) or 0, not {text!r}")
+    return not (args.lazy_kernels or text == "1")
 
 
 def secret_key(data: Path) -> str:
@@ -168,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     workers = serve_workers.settings(args)
     analysts = Analysts.read(args.analyst)
+    prepare_playouts = prepares_kernels(args)
     data = args.data or default_data()
     os.umask(PRIVATE_UMASK)
     try:
@@ -204,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
             metrics_token=metrics_token,
             rates=rates,
             analysts=analysts,
-            prepare_playouts=prepares_kernels(args),
+            prepare_playouts=prepare_playouts,
             **workers,
         )
     except ValueError as error:

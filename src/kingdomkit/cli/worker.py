@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     port = args.metrics_port
     if port is not None and not 1 <= port <= 65535:
         raise ServeError(f"--metrics-port is a port from 1 to 65535, not {port}")
+    prepare = prepares_kernels(args)
 
     async def work() -> None:
         jobs = Jobs(database, Store(open_engine(database)), analysts)
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
             " processes",
             flush=True,
         )
-        background = [asyncio.create_task(prepare_playouts())] if prepares_kernels(args) else []
+        background = [asyncio.create_task(prepare_playouts())] if prepare else []
         try:
             await jobs.work(settings)
         except asyncio.CancelledError:
