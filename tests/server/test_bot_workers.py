@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from pathlib import Path
 
@@ -89,8 +90,10 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
     tmp_path: Path,
 ) -> None:
     """`kingdomkit serve` without --lazy-kernels: a worker appears with no table made, and
-    ends once the kernels are compiled (minutes on a fresh install) or loaded."""
-    served = ServeProcess(tmp_path, env={"KINGDOMKIT_LAZY_KERNELS": "0"})
+    ends once the kernels are compiled (minutes on a fresh install) or loaded; the server's
+    log says so, with the time, at the default level."""
+    log = tmp_path / "serve.log"
+    served = ServeProcess(tmp_path, env={"KINGDOMKIT_LAZY_KERNELS": "0"}, log=log)
     served.start()
     try:
         assert served.process is not None
@@ -99,14 +102,38 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
         while not gone(preparing):
             assert time.monotonic() < deadline, "the kernels were not ready"
         assert not workers_of(served.process.pid)
+        ready = "kingdomkit INFO: bots' compiled playouts ready (kingdomino, kingdoms, queendomino)"
+        while ready not in log.read_text():
+            assert time.monotonic() < deadline, f"the log never said it: {log.read_text()!r}"
+            time.sleep(0.1)
+        line = next(line for line in log.read_text().splitlines() if ready in line)
+        assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} kingdomkit INFO: ", line)
     finally:
         served.stop()
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [["serve"], ["worker", "--database", "postgresql+psycopg://nobody@nowhere/none"]],
-)
+def test_the_log_level_hides_the_lines_below_it(tmp_path: Path) -> None:
+    """At --log-level warning the kernels are made ready with nothing said."""
+    log = tmp_path / "serve.log"
+    served = ServeProcess(
+        tmp_path, args=["--log-level", "warning"], env={"KINGDOMKIT_LAZY_KERNELS": "0"}, log=log
+    )
+    served.start()
+    try:
+        assert served.process is not None
+        preparing = started_workers(served.process.pid)
+        deadline = time.monotonic() + COMPILE_SECONDS
+        while not gone(preparing):
+            assert time.monotonic() < deadline, "the kernels were not ready"
+    finally:
+        served.stop()
+    assert "INFO" not in log.read_text()
+
+
+WORKER = ["worker", "--database", "postgresql+psycopg://nobody@nowhere/none"]
+
+
+@pytest.mark.parametrize("argv", [["serve"], WORKER])
 def test_a_lazy_kernels_setting_other_than_1_or_0_is_refused_before_starting(
     argv: list[str],
     tmp_path: Path,
@@ -118,6 +145,22 @@ def test_a_lazy_kernels_setting_other_than_1_or_0_is_refused_before_starting(
     data = tmp_path / "data"
     assert main([*argv, *(["--data", str(data)] if argv[0] == "serve" else [])]) == 2
     assert "KINGDOMKIT_LAZY_KERNELS is 1 (compile at a first move) or 0, not 'yes'" in (
+        capsys.readouterr().err
+    )
+    assert not data.exists()
+
+
+@pytest.mark.parametrize("argv", [["serve"], WORKER])
+def test_a_log_level_that_is_none_is_refused_before_starting(
+    argv: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("KINGDOMKIT_LOG_LEVEL", "loud")
+    data = tmp_path / "data"
+    assert main([*argv, *(["--data", str(data)] if argv[0] == "serve" else [])]) == 2
+    assert "KINGDOMKIT_LOG_LEVEL is one of debug, info, warning, error, not 'loud'" in (
         capsys.readouterr().err
     )
     assert not data.exists()

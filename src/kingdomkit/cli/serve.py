@@ -14,6 +14,7 @@ KINGDOMKIT_COMPILED=0, the search bots run pure-Python playouts and play weaker.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import secrets
 from pathlib import Path
@@ -31,6 +32,9 @@ PROXIES_ENV = "KINGDOMKIT_TRUSTED_PROXIES"
 METRICS_TOKEN_ENV = "KINGDOMKIT_METRICS_TOKEN"
 RATE_STORAGE_ENV = "KINGDOMKIT_RATE_STORAGE"
 LAZY_KERNELS_ENV = "KINGDOMKIT_LAZY_KERNELS"  # "1": as --lazy-kernels
+LOG_LEVEL_ENV = "KINGDOMKIT_LOG_LEVEL"
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMAT = "%(asctime)s kingdomkit %(levelname)s: %(message)s"
 METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
@@ -93,6 +97,7 @@ def add_parser(subparsers: Any) -> None:
         f" serve process shares, redis://host:6379/0 ({RATE_STORAGE_ENV}; default memory://)",
     )
     add_lazy_kernels(parser)
+    add_log_level(parser)
     limits.add_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -105,6 +110,34 @@ def add_lazy_kernels(parser: argparse.ArgumentParser) -> None:
         f" process of its own ({LAZY_KERNELS_ENV}=1): on a fresh install that move then"
         " waits minutes",
     )
+
+
+def add_log_level(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=None,
+        help="the server's own log lines on standard error from this level up: a kernel"
+        f" ready, a slow socket dropped, a job run again ({LOG_LEVEL_ENV}; default info)",
+    )
+
+
+def log_level(args: argparse.Namespace) -> str:
+    """--log-level, else the environment's (refused in words if not a level), else info."""
+    if args.log_level is not None:
+        return str(args.log_level)
+    text = os.environ.get(LOG_LEVEL_ENV, "").strip().lower() or "info"
+    if text not in LOG_LEVELS:
+        raise ServeError(f"{LOG_LEVEL_ENV} is one of {', '.join(LOG_LEVELS)}, not {text!r}")
+    return text
+
+
+def show_logs(level: str) -> None:
+    """kingdomkit's log lines on standard error, with their time, from `level` up. Left to
+    Python's default, they would show only from warnings up and with no time (uvicorn sets
+    up its own loggers only); other libraries still show only their warnings."""
+    logging.basicConfig(format=LOG_FORMAT, level=logging.WARNING)
+    logging.getLogger("kingdomkit").setLevel(level.upper())
 
 
 def prepares_kernels(args: argparse.Namespace) -> bool:
@@ -175,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
     workers = serve_workers.settings(args)
     analysts = Analysts.read(args.analyst)
     prepare_playouts = prepares_kernels(args)
+    logs = log_level(args)
     data = args.data or default_data()
     os.umask(PRIVATE_UMASK)
     try:
@@ -230,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
         p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()
     ]
     print(bot_engine_line(), flush=True)
+    show_logs(logs)
     uvicorn.run(
         create_app(config),
         host=args.host,

@@ -12,7 +12,15 @@ import signal
 from typing import Any
 
 from kingdomkit.cli import serve_workers
-from kingdomkit.cli.serve import DATABASE_ENV, ServeError, add_lazy_kernels, prepares_kernels
+from kingdomkit.cli.serve import (
+    DATABASE_ENV,
+    ServeError,
+    add_lazy_kernels,
+    add_log_level,
+    log_level,
+    prepares_kernels,
+    show_logs,
+)
 from kingdomkit.core.protocol import KingdomkitError
 
 
@@ -46,6 +54,7 @@ def add_parser(subparsers: Any) -> None:
     serve_workers.add_arguments(parser, only=serve_workers.JOBS)
     serve_workers.add_analyst(parser)
     add_lazy_kernels(parser)
+    add_log_level(parser)
     parser.set_defaults(run=run)
 
 
@@ -81,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if port is not None and not 1 <= port <= 65535:
         raise ServeError(f"--metrics-port is a port from 1 to 65535, not {port}")
     prepare = prepares_kernels(args)
+    logs = log_level(args)
 
     async def work() -> None:
         jobs = Jobs(database, Store(open_engine(database)), analysts)
@@ -121,5 +131,6 @@ def run(args: argparse.Namespace) -> int:
             await asyncio.gather(*background, return_exceptions=True)
             await jobs.close()
 
+    show_logs(logs)
     asyncio.run(work())
     return 0
