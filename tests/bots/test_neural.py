@@ -4,7 +4,9 @@ that spend their budget and take back their virtual losses."""
 
 from __future__ import annotations
 
+import pickle
 import random
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +93,41 @@ def test_the_search_spends_its_playouts_and_reads_the_turn_from_one_tree(tmp_pat
     if game.current_player(after) == game.current_player(state):
         bot.act(game, after, random.Random(2))
         assert bot.root is root.children[action]
+
+
+def test_two_workers_search_with_the_network_and_merge_their_trees(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    bot = make_bot(f"neural:weights={path}:playouts=30:batch=4:workers=2")
+    assert isinstance(bot, NeuralBot)
+    state = decision(game, 4, 2)
+    # what a helper is sent, and makes, is this bot's network-guided search
+    sent = pickle.loads(pickle.dumps(partial(bot.searcher(game, 0), None)))()
+    assert isinstance(sent, NeuralSearch) and sent.batch == 4
+    try:
+        action = bot.act(game, state, random.Random(1))
+        assert action in game.legal_actions(state)
+        root = bot.root
+        assert root is not None and root.visits == 60  # 30 here, 30 in the helper
+        # the helper ships the nodes it visited twice or more
+        assert 30 < sum(child.visits for child in root.children.values()) <= 60
+        played = play(game, [bot, make_bot("greedy")], seed=6)
+        assert replay_actions(game, played.actions) == played.final_state
+    finally:
+        bot.close()
+    assert bot.pool is None
+
+
+def test_the_workers_setting_is_checked(tmp_path: Path) -> None:
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    for wrong in ("0", "65", "two"):
+        with pytest.raises(OptionError, match="workers"):
+            make_bot(f"neural:weights={path}:workers={wrong}")
+    with pytest.raises(OptionError, match="workers is between 1 and 64, not 65"):
+        make_bot("mcts:workers=65")
+    with pytest.raises(OptionError, match="without workers="):
+        make_bot(f"neural:weights={path}:playouts=8:gumbel=4:workers=2")
 
 
 def test_the_network_evaluates_batches_with_priors_on_the_legal_actions_only() -> None:

@@ -131,36 +131,25 @@ def test_the_log_level_hides_the_lines_below_it(tmp_path: Path) -> None:
 
 
 WORKER = ["worker", "--database", "postgresql+psycopg://nobody@nowhere/none"]
+BAD_SETTINGS = [  # a word that is not a setting is refused, not read as the default
+    ("KINGDOMKIT_LAZY_KERNELS", "yes", "is 1 (compile at a first move) or 0, not 'yes'"),
+    ("KINGDOMKIT_LOG_LEVEL", "loud", "is one of debug, info, warning, error, not 'loud'"),
+]
 
 
 @pytest.mark.parametrize("argv", [["serve"], WORKER])
-def test_a_lazy_kernels_setting_other_than_1_or_0_is_refused_before_starting(
+@pytest.mark.parametrize(("variable", "value", "message"), BAD_SETTINGS)
+def test_a_setting_in_the_environment_that_is_none_is_refused_before_starting(
     argv: list[str],
+    variable: str,
+    value: str,
+    message: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The word "yes" is not silently read as 0 (compile at every start): it is refused."""
-    monkeypatch.setenv("KINGDOMKIT_LAZY_KERNELS", "yes")
+    monkeypatch.setenv(variable, value)
     data = tmp_path / "data"
     assert main([*argv, *(["--data", str(data)] if argv[0] == "serve" else [])]) == 2
-    assert "KINGDOMKIT_LAZY_KERNELS is 1 (compile at a first move) or 0, not 'yes'" in (
-        capsys.readouterr().err
-    )
-    assert not data.exists()
-
-
-@pytest.mark.parametrize("argv", [["serve"], WORKER])
-def test_a_log_level_that_is_none_is_refused_before_starting(
-    argv: list[str],
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setenv("KINGDOMKIT_LOG_LEVEL", "loud")
-    data = tmp_path / "data"
-    assert main([*argv, *(["--data", str(data)] if argv[0] == "serve" else [])]) == 2
-    assert "KINGDOMKIT_LOG_LEVEL is one of debug, info, warning, error, not 'loud'" in (
-        capsys.readouterr().err
-    )
+    assert f"{variable} {message}" in capsys.readouterr().err
     assert not data.exists()

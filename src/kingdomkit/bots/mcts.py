@@ -54,21 +54,22 @@ best move is the review's.
 Settings of `mcts`: time= | playouts=, playout=, epsilon=, score=, c= (default 0.6), bias=
 (default 1), widen= (default 1; 0 expands every child first), depth=auto|end|D (auto),
 leaf= (default 8 with a kernel, else 1), scale=yes|no (yes), expand= (default 16 with a
-kernel, else 0), horizon=none|draw (none), workers= (default 1), reuse=yes|no (yes),
+kernel, else 0), horizon=none|draw (none), workers= (default 1, at most 64), reuse=yes|no (yes),
 confirm= (default 32; analysis only).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Protocol
 
 from kingdomkit.bots.analysis import Analysis, analysis_of, most_points
-from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, read_budget
+from kingdomkit.bots.budget import DEFAULT_BUDGET, Budget, Clock, read_budget
 from kingdomkit.bots.greedy import greedy_action
 from kingdomkit.bots.heuristics import heuristics
-from kingdomkit.bots.parallel import WorkerPool
+from kingdomkit.bots.parallel import MAX_WORKERS, WorkerPool
 from kingdomkit.bots.rollout import AUTO, read_simulation
 from kingdomkit.bots.spec import Settings
 from kingdomkit.bots.tree import AUTO_DEPTH, Node, Search, TreeConfig, merge
@@ -87,6 +88,8 @@ class RootSearch(Protocol):
 
     root: Node
     leaf: int
+
+    def run(self, view: Any, rng: random.Random, clock: Clock) -> int: ...
 
     def iterate(
         self, view: Any, rng: random.Random, first: int | None = None, leaf: int = 1
@@ -215,14 +218,20 @@ class TreeBot:
         return action
 
     # -- searching -----------------------------------------------------------------------
+    def searcher(self, game: Game[Any], player: int) -> Callable[[Node | None], RootSearch]:
+        """How this bot makes a search of `game` for `player`, given the root to grow (None:
+        a new one). Picklable, so that the helper processes make the same search."""
+        return partial(Search, game, player, self.config)
+
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> RootSearch:
-        search = Search(game, player, self.config, root)
+        searcher = self.searcher(game, player)
+        search = searcher(root)
         helpers = self._pool()
         if helpers is not None:
             seeds = [rng.getrandbits(64) for _ in range(helpers.size)]
-            helpers.start(game, view, player, self.config, self.budget, seeds)
+            helpers.start(partial(searcher, None), view, self.budget, seeds)
         self.last_iterations = search.run(view, rng, self.budget.start())
         if helpers is not None:
             for tree in helpers.collect():
@@ -286,6 +295,14 @@ class TreeBot:
             )
 
 
+def read_workers(read: Settings) -> int:
+    """`workers=`: the processes a search runs on (itself and its helpers), 1 to MAX_WORKERS."""
+    workers = read.integer("workers", 1) or 1
+    if workers > MAX_WORKERS:
+        raise OptionError(f"{read.bot}: workers is between 1 and {MAX_WORKERS}, not {workers}")
+    return workers
+
+
 def _yes_no(read: Settings, key: str, default: bool) -> bool:
     value = read.text(key, "yes" if default else "no", ("yes", "no"))
     return value == "yes"
@@ -314,7 +331,7 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
     depth = _depth(read)
     widen = read.number("widen", DEFAULT_WIDEN, low=-1e-12)
     leaf = read.integer("leaf", None)
-    workers = read.integer("workers", 1)
+    workers = read_workers(read)
     reuse = _yes_no(read, "reuse", True)
     scaled = _yes_no(read, "scale", True)
     expand = read.integer("expand", None, low=0)
@@ -334,4 +351,4 @@ def mcts_factory(settings: Mapping[str, str]) -> Agent:
         expand=expand,
         stop_at_draw=horizon == "draw",
     )
-    return TreeBot("mcts", config, budget, workers or 1, reuse, confirm or ANALYSIS_CONFIRM)
+    return TreeBot("mcts", config, budget, workers, reuse, confirm or ANALYSIS_CONFIRM)

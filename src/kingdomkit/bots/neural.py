@@ -40,6 +40,9 @@ view); the search inside (docs/learning.md argues it):
   evaluations a CPU second with the shipped network and `mix`; at 1 s a turn it won 60% of
   200 games against `mcts` where `batch=1` won 54%, on the same deals, the two not told
   apart from each other (docs/strength.md §8).
+- **Root parallelism** (`workers=N`, as `mcts`'s): N - 1 helper processes make the same
+  search from the same root, each with the network and its own seed and budget, and their
+  trees (priors included) are merged into the bot's, whose most visited move it plays.
 - **Budget**: `time=` or `playouts=` per turn (budget.py: one playout is one iteration, one
   leaf evaluation; a batch never goes past a playout budget); the root is evaluated before
   the budget starts, so `playouts=1` plays the move the network prefers. A move whose node
@@ -51,20 +54,21 @@ time= | playouts= (default time=1), c= (default 1.5), mix= (default 0.5: at 0.25
 won 40% against `mcts` where the network's values alone won 12.5%, docs/learning.md), fpu=
 (default 0, at most 1), noise= (default 0), gumbel= (default 0: PUCT at the root; at most
 64, with playouts=), batch= (default 1, at most 256), rollouts= (the greedy playouts a leaf's
-`mix` averages, default 1, at most 64; one compiled call), reuse=yes|no (yes), confirm=
-(analysis, as `mcts`).
+`mix` averages, default 1, at most 64; one compiled call), workers= (default 1; not with
+gumbel=), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kingdomkit.bots.budget import Budget, Clock, read_budget
-from kingdomkit.bots.mcts import ANALYSIS_CONFIRM, TreeBot
+from kingdomkit.bots.mcts import ANALYSIS_CONFIRM, TreeBot, read_workers
 from kingdomkit.bots.outcome import relative
 from kingdomkit.bots.rollout import Outcome, Simulator
 from kingdomkit.bots.spec import Settings
@@ -405,8 +409,9 @@ class NeuralBot(TreeBot):
         rollouts: int = 1,
         gumbel: int = 0,
         fpu: float = 0.0,
+        workers: int = 1,
     ) -> None:
-        super().__init__("neural", TreeConfig(), budget, 1, reuse, confirm)
+        super().__init__("neural", TreeConfig(), budget, workers, reuse, confirm)
         self.network = network  # None: the network shipped for each game's table
         self.c = c
         self.mix = mix
@@ -427,25 +432,29 @@ class NeuralBot(TreeBot):
         chosen = getattr(search, "chosen", None)
         return chosen if chosen in legal else super().choice(search, legal, player)
 
+    def searcher(self, game: Game[Any], player: int) -> Callable[[Node | None], NeuralSearch]:
+        """The network-guided search, with its network: the helpers of `workers=N` search
+        alike, their trees with the network's priors merged into this one's."""
+        return partial(
+            NeuralSearch,
+            game,
+            player,
+            self.network_for(game),
+            self.c,
+            self.mix,
+            noise=self.noise,
+            batch=self.batch,
+            rollouts=self.rollouts,
+            gumbel=self.gumbel,
+            fpu=self.fpu,
+        )
+
     def _search(
         self, game: Game[Any], view: Any, player: int, rng: random.Random, root: Node | None
     ) -> NeuralSearch:
-        network = self.network_for(game)
-        search = NeuralSearch(
-            game,
-            player,
-            network,
-            self.c,
-            self.mix,
-            root,
-            self.noise,
-            self.batch,
-            self.rollouts,
-            self.gumbel,
-            self.fpu,
-        )
         with one_blas_thread():
-            self.last_iterations = search.run(view, rng, self.budget.start())
+            search = super()._search(game, view, player, rng, root)
+        assert isinstance(search, NeuralSearch)
         self.improved = search.improved
         return search
 
@@ -511,6 +520,7 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     batch = read.integer("batch", DEFAULT_BATCH)
     rollouts = read.integer("rollouts", 1)
     gumbel = read.integer("gumbel", 0, low=0)
+    workers = read_workers(read)
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
@@ -528,6 +538,11 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         raise OptionError(
             "neural: gumbel= shares a number of playouts between the root's moves: "
             "give playouts=N, not time="
+        )
+    if gumbel and workers > 1:
+        raise OptionError(
+            "neural: gumbel= chooses the move by its own halving in one process: "
+            "give it without workers="
         )
     if gumbel and (noise or batch > 1):
         raise OptionError(
@@ -558,4 +573,5 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         rollouts,
         gumbel,
         fpu,
+        workers,
     )

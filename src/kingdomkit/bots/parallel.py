@@ -4,9 +4,12 @@ A `WorkerPool` keeps `size` helper processes for the life of a bot (started at i
 search, stopped by `close()` or when the pool is garbage collected). Each helper is a plain
 `python -c` subprocess running `serve()`, fed pickled requests on its standard input, so
 a pool works wherever the bot runs, even inside a daemonic multiprocessing child (which may not
-fork multiprocessing children of its own). A request is (game, view, player, tree config,
-budget, seed); the answer is the helper's tree, pruned to nodes visited at least `least`
-times, which the bot merges into its own (tree.merge).
+fork multiprocessing children of its own). A request is (a search to make, view, budget,
+seed): the search is any picklable callable returning an object that `run`s and has a
+`root` (tree.py's `Search` for `mcts`, neural.py's `NeuralSearch` with its network for
+`neural`); the answer is the helper's tree, pruned to nodes visited at least `least` times,
+which the bot merges into its own (tree.merge). A helper does its numpy on one BLAS thread:
+the pool already has a process per core it may use.
 """
 
 from __future__ import annotations
@@ -17,14 +20,17 @@ import random
 import subprocess
 import sys
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
 from kingdomkit.bots.budget import Budget
-from kingdomkit.bots.tree import Node, Search, TreeConfig, pruned
-from kingdomkit.core.protocol import Game, KingdomkitError
+from kingdomkit.bots.tree import Node, pruned
+from kingdomkit.core.protocol import KingdomkitError
 
 SHIP_LEAST = 2  # nodes visited fewer times stay in the helper
+MAX_WORKERS = 64  # `workers=` of a search: processes, so a typo does not start thousands
+ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 class WorkerPool:
@@ -34,6 +40,7 @@ class WorkerPool:
         env = dict(os.environ)
         source = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
+        env.update(dict.fromkeys(ONE_THREAD, "1"))
         self.processes = [
             subprocess.Popen(
                 [sys.executable, "-c", "from kingdomkit.bots.parallel import serve; serve()"],
@@ -49,19 +56,12 @@ class WorkerPool:
     def size(self) -> int:
         return len(self.processes)
 
-    def start(
-        self,
-        game: Game[Any],
-        view: Any,
-        player: int,
-        config: TreeConfig,
-        budget: Budget,
-        seeds: list[int],
-    ) -> None:
+    def start(self, search: Callable[[], Any], view: Any, budget: Budget, seeds: list[int]) -> None:
         """Ask every helper for a search (one seed each); `collect` gathers the trees."""
+        request = pickle.dumps(search)  # once: a network's weights are a megabyte or two
         for process, seed in zip(self.processes, seeds, strict=True):
             stream = _pipe(process.stdin)
-            pickle.dump((game, view, player, config, budget, seed), stream)
+            pickle.dump((request, view, budget, seed), stream)
             stream.flush()
 
     def collect(self) -> list[Node]:
@@ -107,10 +107,10 @@ def serve() -> None:
     sys.stdout = sys.stderr  # the protocol owns the real standard output
     while True:
         try:
-            game, view, player, config, budget, seed = pickle.load(requests)
+            request, view, budget, seed = pickle.load(requests)
         except EOFError:
             return
-        search = Search(game, player, config, None)
+        search = pickle.loads(request)()
         search.run(view, random.Random(seed), budget.start())
         pickle.dump(pruned(search.root, SHIP_LEAST), answers)
         answers.flush()
