@@ -1,5 +1,5 @@
 """A kernel compiled once on a machine: processes that need it at the same moment take turns,
-and all but the first load numba's copy (bots/kernel_playouts.py)."""
+and all but the first load numba's copy (core/compiling.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from kingdomkit.core.registry import make_game
 pytest.importorskip("numba")
 pytest.importorskip("filelock")
 
-from kingdomkit.bots.kernel_playouts import one_compiler
+from kingdomkit.core.compiling import one_compiler
 
 KERNEL = """
 import numba
@@ -92,3 +92,36 @@ def test_a_game_kernel_made_ready_plays_without_compiling_again(name: str) -> No
     scores, _ = playouts.playouts(state, "greedy", 0, 0.0, 2, 7)
     assert scores.shape == (2, 2)
     assert len(playouts._kernel.signatures) == made == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("kingdomino", {"players": 2}), ("kingdoms", {"players": 2}), ("queendomino", {"players": 2})],
+)
+def test_a_batched_simulator_s_first_step_compiles_its_kernel_under_the_lock(
+    name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The environments of a vectorised run start together: their batch kernel is compiled
+    by one process of the machine too, at the first step in each process, not later."""
+    from kingdomkit.core import compiling
+    from kingdomkit.rl.compiled_batch import CompiledBatch
+    from kingdomkit.rl.observation import batch_maker
+
+    locked: list[Any] = []
+    taken = compiling.one_compiler
+
+    def counted(kernel: Any) -> Any:
+        locked.append(kernel)
+        return taken(kernel)
+
+    monkeypatch.setattr(compiling, "_ready", set())  # as in a new process
+    monkeypatch.setattr(compiling, "one_compiler", counted)
+    maker = batch_maker(make_game(name, options))
+    assert maker is not None
+    batch = maker(3, None, None)
+    assert isinstance(batch, CompiledBatch)
+    step = batch.reset(seeds=[1, 2, 3])
+    assert locked == [batch.kernel]
+    assert locked[0].py_func.__module__ == f"kingdomkit.games.{name}.batch_kernel"
+    batch.step(step.action_mask.argmax(axis=1))  # a legal action in each game
+    assert locked == [batch.kernel]

@@ -4,60 +4,22 @@ uniforms around one call of the game's kernel. Imported only by the games' accel
 need numpy and numba anyway.
 
 A kernel compiles on its first call, for minutes on a fresh install (Queendomino's about two),
-and numba then keeps it on disk. Every process that calls it before then would compile it
-again: a server's bot workers, an arena's, the test suite's. So the first call in a process
-(`ready`) takes a lock per kernel on the machine: one process compiles, the others wait and
-then load numba's copy in a second.
+so the first call in a process (`ready`) is made under the machine's lock for that kernel:
+one process compiles, the others load numba's copy (core/compiling.py).
 """
 
 from __future__ import annotations
 
-import getpass
-import hashlib
-import os
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from kingdomkit.bots.compiled import policy_code
+from kingdomkit.core.compiling import first_call
 from kingdomkit.core.rng import MASK64
 
 Floats = npt.NDArray[np.float64]
-
-LOCK_SECONDS = 900.0  # the longest wait for another process's compilation: then compile too
-_loaded: set[Any] = set()  # the kernels (numba dispatchers) this process compiled or loaded
-
-
-@contextmanager
-def one_compiler(kernel: Any) -> Iterator[None]:
-    """Held by one process of this machine (this user, this numba cache) at a time for
-    `kernel` (a numba dispatcher); not held, rather than fail, when the lock cannot be had
-    (no filelock, a folder not writable, a holder stuck for LOCK_SECONDS)."""
-    try:
-        from filelock import FileLock, Timeout
-    except ImportError:
-        yield
-        return
-    cache = os.environ.get("NUMBA_CACHE_DIR", "")
-    where = f"{kernel.py_func.__code__.co_filename}:{kernel.__name__}:{cache}"
-    name = hashlib.sha256(where.encode()).hexdigest()[:16]
-    user = os.getuid() if hasattr(os, "getuid") else getpass.getuser()
-    path = Path(tempfile.gettempdir()) / f"kingdomkit-{user}-compile-{name}.lock"
-    lock = FileLock(path, timeout=LOCK_SECONDS)
-    try:
-        lock.acquire()
-    except (Timeout, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 class KernelPlayouts:
@@ -92,11 +54,7 @@ class KernelPlayouts:
     def ready(self) -> None:
         """The kernel compiled, or loaded from numba's cache, in this process: by no two
         processes of the machine at once (module card). A call of no playouts does it."""
-        if self._kernel in _loaded:
-            return
-        with one_compiler(self._kernel):
-            self._run(self._initial, 0, 0, 0.0, 0, 0)
-        _loaded.add(self._kernel)
+        first_call(self._kernel, lambda: self._run(self._initial, 0, 0, 0.0, 0, 0))
 
     def _run(
         self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kingdomkit.core.compiling import first_call
 from kingdomkit.core.protocol import Game, OptionError
 from kingdomkit.core.rng import MASK64, splitmix64_next
 from kingdomkit.rl.observation import SimulatorStep, observer
@@ -52,7 +53,10 @@ def stream_seed(seed: int) -> int:
 class CompiledBatch:
     """N games of one configured game in a compiled kernel's arrays (module card). A game's
     simulator calls this `__init__` first, then makes its kernel's arrays around `streams`,
-    `seats`, `actors` and `pending`, and implements `_run`."""
+    `seats`, `actors` and `pending`, names its batch kernel (`kernel`), and implements `_run`,
+    which calls it."""
+
+    kernel: Any  # the game's batch kernel (a numba dispatcher)
 
     def __init__(
         self,
@@ -140,7 +144,9 @@ class CompiledBatch:
         raise NotImplementedError
 
     def _step(self, actions: Ints) -> SimulatorStep:
-        self._run(actions)
+        # The first step in a process compiles the kernel, or loads it: by one process of
+        # the machine at a time (the environments of a vectorised run start together).
+        first_call(self.kernel, lambda: self._run(actions))
         mask, terminated, illegal, player, returns, scores = self.out
         return SimulatorStep(
             self.observation,

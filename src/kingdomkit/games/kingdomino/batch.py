@@ -45,6 +45,8 @@ OBSERVATION_ORDER = ("kingdoms", "line", "kings", "unseen", "seats", "counters")
 class KingdominoBatch(CompiledBatch):
     """N Kingdomino games in kernel arrays, stepped together (module card)."""
 
+    kernel = staticmethod(bk.step_batch)
+
     def __init__(
         self,
         game: Kingdomino,

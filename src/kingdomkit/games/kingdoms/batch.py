@@ -46,6 +46,8 @@ OBSERVATION_ORDER = ("board", "tiles", "seats", "counters")  # the kernel's
 class KingdomsBatch(CompiledBatch):
     """N Kingdoms games in kernel arrays, stepped together (module card)."""
 
+    kernel = staticmethod(bk.step_batch)
+
     def __init__(
         self,
         game: Kingdoms,

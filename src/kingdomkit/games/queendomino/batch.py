@@ -59,6 +59,8 @@ OBSERVATION_ORDER = (  # the kernel's
 class QueendominoBatch(CompiledBatch):
     """N Queendomino games in kernel arrays, stepped together (module card)."""
 
+    kernel = staticmethod(bk.step_batch)
+
     def __init__(
         self,
         game: Queendomino,
