@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kingdomkit.cli.bench import selected
+from kingdomkit.cli.bench import search_benchmarks, selected
 from kingdomkit.cli.main import main
 from kingdomkit.core.record import read_record, replay_record
 from paths import ROOT
@@ -209,6 +209,14 @@ BENCH_FIGURES = {
         *QUEENDOMINO_COMPILED,
         *python_playouts("queendomino"),
     ],
+    "bots": [
+        "kingdomino search: mcts, 2 players",
+        *(
+            f"kingdomino search: neural batch={batch}, {table}"
+            for table in ("2 players", "Mighty Duel", "4 players, Middle Kingdom and Harmony")
+            for batch in (1, 8)
+        ),
+    ],
     "rl": [
         "kingdomino rl AEC observe + step (2 players)",
         "kingdomino engine steps, the same actions (2 players)",
@@ -220,7 +228,7 @@ BENCH_FIGURES = {
 @pytest.mark.parametrize("part", sorted(BENCH_FIGURES))
 def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str], part: str) -> None:
     """Each part alone (a game, or the RL figures), so that the parts run side by side."""
-    option = ["--rl"] if part == "rl" else ["--game", part]
+    option = [f"--{part}"] if part in ("rl", "bots") else ["--game", part]
     status, out, _ = run(capsys, "bench", "--quick", "--json", *option)
     assert status == 0
     report = json.loads(out)
@@ -234,11 +242,21 @@ def test_bench_quick_measures_every_figure(capsys: pytest.CaptureFixture[str], p
     assert report["machine"]["python"].startswith("3.")
 
 
+def test_the_search_figures_count_what_each_search_spent() -> None:
+    """A figure is a search of its budget at each of the three positions, all counted: mcts
+    160 playouts, neural 40 leaves (--quick's budgets)."""
+    figures = {benchmark.name: benchmark for benchmark in search_benchmarks(quick=True)}
+    assert figures["kingdomino search: mcts, 2 players"].work() == 3 * 160
+    assert figures["kingdomino search: neural batch=8, Mighty Duel"].work() == 3 * 40
+
+
 def test_bench_measures_everything_unless_told() -> None:
-    assert selected(None, False) == (["kingdomino", "kingdoms", "queendomino"], True)
-    assert selected(["queendomino", "kingdoms"], False) == (["kingdoms", "queendomino"], False)
-    assert selected(None, True) == ([], True)
-    assert selected(["kingdoms"], True) == (["kingdoms"], True)
+    every = ["kingdomino", "kingdoms", "queendomino"]
+    assert selected(None, False, False) == (every, True, True)
+    assert selected(["queendomino", "kingdoms"], False, False) == (every[1:], False, False)
+    assert selected(None, True, False) == ([], True, False)
+    assert selected(None, False, True) == ([], False, True)
+    assert selected(["kingdoms"], True, False) == (["kingdoms"], True, False)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,9 @@ chance node and micro-action included), the same through `simulate`'s code path,
 own kernels (its `benchmarks` capability, below: Kingdomino's with its compiled kernel when it
 is installed), and the search bots' pure-Python playouts per second from the first decision of
 a 4-player game, for every playout policy. A game without benchmarks of its own is measured
-through the protocol alone, with its default options and no target.
+through the protocol alone, with its default options and no target. `--rl` times the RL
+interfaces, `--bots` the search bots (how many playouts or network leaves a second of search
+buys, on which their strength at a time per turn rests).
 """
 
 from __future__ import annotations
@@ -78,12 +80,17 @@ def add_parser(subparsers: Any) -> None:
         "--game",
         action="append",
         choices=sorted(GAMES),
-        help="this game's figures (repeatable); with neither --game nor --rl, everything",
+        help="this game's figures (repeatable); with no --game, --rl or --bots, everything",
     )
     parser.add_argument(
         "--rl",
         action="store_true",
         help="the RL interfaces' figures (Kingdomino's AEC env and vector env)",
+    )
+    parser.add_argument(
+        "--bots",
+        action="store_true",
+        help="the search bots' figures (Kingdomino: mcts's playouts and neural's leaves a second)",
     )
     parser.add_argument(
         "--only",
@@ -208,6 +215,77 @@ def compiled_playout_benchmarks(
         Benchmark(name, "games", random_games, games_target),
         *(policy_playouts(policy) for policy in POLICIES),
     ]
+
+
+SEARCH_OPTIONS: dict[str, dict[str, Any]] = {  # the tables the package ships networks for
+    "2 players": {"players": 2},
+    "Mighty Duel": {"players": 2, "mighty_duel": True},
+    "4 players, Middle Kingdom and Harmony": {
+        "players": 4,
+        "middle_kingdom": True,
+        "harmony": True,
+    },
+}
+SEARCH_SEEDS = (7, 8, 9)  # the positions: 20 random moves into the games of these seeds
+SEARCH_MOVES = 20
+
+
+def search_positions(game: Game[Any]) -> list[Any]:
+    """The decisions the search figures start from: SEARCH_MOVES random moves (and every
+    draw) into a game of each of SEARCH_SEEDS, past the opening, where every kind of decision
+    comes."""
+    positions = []
+    for seed in SEARCH_SEEDS:
+        rng, state, moves = random.Random(seed), game.initial_state(), SEARCH_MOVES
+        while True:
+            while game.current_player(state) < 0:
+                state = game.apply(state, game.sample_chance(state, rng))
+            if moves == 0:
+                break
+            state, moves = game.apply(state, rng.choice(game.legal_actions(state))), moves - 1
+        positions.append(state)
+    return positions
+
+
+def search_benchmarks(quick: bool) -> list[Benchmark]:
+    """The search bots' speed in Kingdomino: `mcts`'s playouts and `neural`'s evaluations
+    (with the network shipped for each table, one greedy playout a leaf as it plays by
+    default, leaves one at a time and in batches of eight) per second, each figure a search
+    of a fixed budget at each of three positions, with a new bot (no tree reused). The
+    strength of a search at a time per turn follows from these (docs/strength.md). The
+    `neural` figures need numpy (the `fast` extra), and are left out without it."""
+    from kingdomkit.bots import make_bot
+
+    budget = 40 if quick else 600
+    specs = [("2 players", "mcts", f"mcts:playouts={budget * 4}", "playouts")]
+    try:
+        from kingdomkit.bots.network import ships_networks
+
+        neural = ships_networks()
+    except ImportError:
+        neural = False
+    if neural:
+        specs += [
+            (table, f"neural batch={batch}", f"neural:playouts={budget}:batch={batch}", "leaves")
+            for table in SEARCH_OPTIONS
+            for batch in (1, 8)
+        ]
+    benchmarks = []
+    for table, label, spec, unit in specs:
+        game = make_game("kingdomino", SEARCH_OPTIONS[table])
+        positions = search_positions(game)
+
+        def work(game: Game[Any] = game, spec: str = spec, positions: list[Any] = positions) -> int:
+            done = 0
+            for position in positions:
+                bot = make_bot(f"{spec}:reuse=no")
+                bot.act(game, position, random.Random(1))
+                done += bot.last_iterations  # type: ignore[attr-defined]
+            return done
+
+        name = f"kingdomino search: {label}, {table}"
+        benchmarks.append(Benchmark(name, unit, work))
+    return benchmarks
 
 
 RL_ENV = "kingdomino rl AEC observe + step (2 players)"
@@ -335,12 +413,12 @@ def rl_overhead(results: list[BenchResult]) -> float | None:
     return 1e6 * (1.0 / rates[RL_ENV] - 1.0 / rates[RL_ENGINE])
 
 
-def selected(games: list[str] | None, rl: bool) -> tuple[list[str], bool]:
-    """The games to measure and whether to measure the RL figures: what was named, or
-    everything when nothing was (so a short run can measure one part)."""
-    if not games and not rl:
-        return sorted(GAMES), True
-    return sorted(games or []), rl
+def selected(games: list[str] | None, rl: bool, bots: bool) -> tuple[list[str], bool, bool]:
+    """The games to measure and whether to measure the RL and the search bots' figures: what
+    was named, or everything when nothing was (so a short run can measure one part)."""
+    if not games and not rl and not bots:
+        return sorted(GAMES), True, True
+    return sorted(games or []), rl, bots
 
 
 def run(args: argparse.Namespace) -> int:
@@ -353,10 +431,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"kingdomkit bench: cannot pin to processor {args.pin}: {error}", file=sys.stderr)
             return 2
     repeats = 1 if args.quick else max(1, args.repeats)
-    games, rl = selected(args.game, args.rl)
+    games, rl, bots = selected(args.game, args.rl, args.bots)
     chosen = [
         *(benchmark for name in games for benchmark in game_benchmarks(name, args.quick)),
         *(rl_benchmarks(args.quick) if rl else []),
+        *(search_benchmarks(args.quick) if bots else []),
     ]
     if args.only is not None:
         chosen = [b for b in chosen if args.only.casefold() in b.name.casefold()]

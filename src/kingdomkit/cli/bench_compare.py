@@ -41,6 +41,7 @@ def child_argv(args: argparse.Namespace) -> list[str]:
     argv += ["--quick"] if args.quick else []
     argv += [option for name in args.game or [] for option in ("--game", name)]
     argv += ["--rl"] if args.rl else []
+    argv += ["--bots"] if args.bots else []
     argv += ["--only", args.only] if args.only is not None else []
     argv += ["--pin", str(args.pin)] if args.pin is not None else []
     return argv
