@@ -102,12 +102,13 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
         while not gone(preparing):
             assert time.monotonic() < deadline, "the kernels were not ready"
         assert not workers_of(served.process.pid)
-        ready = "kingdomkit INFO: bots' compiled playouts ready (kingdomino, kingdoms, queendomino)"
+        games = "kingdomino, kingdoms, queendomino"
+        ready = f"kingdomkit.server INFO: bots' compiled playouts ready ({games})"
         while ready not in log.read_text():
             assert time.monotonic() < deadline, f"the log never said it: {log.read_text()!r}"
             time.sleep(0.1)
         line = next(line for line in log.read_text().splitlines() if ready in line)
-        assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} kingdomkit INFO: ", line)
+        assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} kingdomkit.server INFO: ", line)
     finally:
         served.stop()
 

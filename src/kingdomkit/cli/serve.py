@@ -34,7 +34,7 @@ RATE_STORAGE_ENV = "KINGDOMKIT_RATE_STORAGE"
 LAZY_KERNELS_ENV = "KINGDOMKIT_LAZY_KERNELS"  # "1": as --lazy-kernels
 LOG_LEVEL_ENV = "KINGDOMKIT_LOG_LEVEL"
 LOG_LEVELS = ("debug", "info", "warning", "error")
-LOG_FORMAT = "%(asctime)s kingdomkit %(levelname)s: %(message)s"
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s: %(message)s"  # name: whose line it is
 METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
