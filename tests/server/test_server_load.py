@@ -125,3 +125,30 @@ def test_each_started_server_is_pinned_to_a_core_of_its_own(tmp_path: Path) -> N
         assert os.sched_getaffinity(server.process.pid) == {cores[-1]}
     finally:
         server.stop()
+
+
+def test_the_errors_read_from_a_server_log_are_its_errors_and_tracebacks(tmp_path: Path) -> None:
+    """uvicorn's lines start with their level, kingdomkit's with their time, logger and level
+    (cli/serve.py); an info line ends a traceback, and is never an error itself."""
+    server = Server.__new__(Server)  # its log alone, no process
+    server.log = tmp_path / "server.log"
+    server.log.write_text(
+        "kingdomkit: serving on http://127.0.0.1:8000\n"
+        "2026-11-29 03:08:34,907 kingdomkit.server INFO: bots' compiled playouts ready\n"
+        "2026-11-29 03:08:35,001 kingdomkit.jobs ERROR: job 7 failed\n"
+        "Traceback (most recent call last):\n"
+        '  File "jobs.py", line 1, in run\n'
+        "ValueError: no\n"
+        "2026-11-29 03:08:36,000 kingdomkit.server INFO: time ran out at table t, version 3\n"
+        "ERROR:    Exception in ASGI application\n"
+        "Traceback (most recent call last):\n"
+        "KeyError: 'x'\n"
+        "INFO:     Shutting down\n"
+        "2026-11-29 03:08:37,000 kingdomkit.server WARNING: dropped a slow WebSocket\n"
+    )
+    found = server.errors()
+    assert [error.splitlines()[0] for error in found] == [
+        "2026-11-29 03:08:35,001 kingdomkit.jobs ERROR: job 7 failed",
+        "ERROR:    Exception in ASGI application",
+    ]
+    assert found[0].endswith("ValueError: no") and found[1].endswith("KeyError: 'x'")

@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -40,6 +41,7 @@ import httpx2
 import orjson
 import websockets
 
+LOGGED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S+ ([A-Z]+): ")  # serve's LOG_FORMAT
 START_TIMEOUT = 60.0
 ACK_TIMEOUT = 30.0  # a sent action not shown within this is counted lost
 SECRET = "load test"  # KINGDOMKIT_SECRET of the servers it starts: one for all of them
@@ -186,14 +188,17 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def errors(self) -> list[str]:
-        """The server's errors: each logged error or traceback, with its lines."""
+        """The server's errors: each logged error or traceback, with its lines (uvicorn's
+        lines start with their level, kingdomkit's with their time, logger and level)."""
         found: list[str] = []
         inside = False
         for line in self.log.read_text(errors="replace").splitlines():
-            if line.startswith("ERROR") or (line.startswith("Traceback") and not inside):
+            logged = LOGGED.match(line)
+            level = logged.group(1) if logged else line.partition(":")[0]
+            if level in ("ERROR", "CRITICAL") or (line.startswith("Traceback") and not inside):
                 found.append(line)
                 inside = True
-            elif line.startswith(("INFO", "WARNING", "kingdomkit:")):
+            elif logged or line.startswith(("INFO", "WARNING", "kingdomkit:")):
                 inside = False
             elif inside:
                 found[-1] += "\n" + line
