@@ -24,7 +24,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--tables", type=int, default=200, help="tables at once (default 200)")
     parser.add_argument("--players", type=int, default=2, help="people per table (default 2)")
-    parser.add_argument("--game", default="kingdomino", help="the game (default kingdomino)")
+    parser.add_argument(
+        "--game",
+        default=None,
+        help="the game (default kingdomino; with --first-moves, every game with bots' kernels)",
+    )
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean seconds before each move (default 1)"
     )
@@ -59,10 +63,40 @@ def add_parser(subparsers: Any) -> None:
         "--replies", type=int, default=100, help="easy-bot replies to time (default 100)"
     )
     flood.add_argument(
-        "--seconds", type=float, default=300.0, help="longest run in seconds (default 300)"
+        "--seconds",
+        type=float,
+        default=300.0,
+        help="longest run in seconds (default 300); with --first-moves, the longest wait for"
+        " one first move",
     )
     flood.add_argument(
-        "--server-args", default="", help='more `kingdomkit serve` flags, e.g. "--bot-share 2"'
+        "--server-args",
+        default="",
+        help='more `kingdomkit serve` flags, e.g. "--bot-share 2" (also with --first-moves)',
+    )
+    first = parser.add_argument_group(
+        "first moves",
+        "With --first-moves: a new table of each game (or --game's) is made as soon as the "
+        "server answers, its person's seat handed to a `hard` bot beside another, and the "
+        "seconds to its first decision are reported; a move not made within --seconds is "
+        "reported as such.",
+    )
+    first.add_argument(
+        "--first-moves", action="store_true", help="time the bots' first moves of new tables"
+    )
+    first.add_argument(
+        "--cold",
+        action="store_true",
+        help="the server's numba cache starts empty, as on a fresh install (the kernels are "
+        "compiled at start, or with --server-args=--lazy-kernels at their first move)",
+    )
+    first.add_argument(
+        "--delay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="make the tables this long after the server answers (default 0: at once; with"
+        " --cold, longer than the start-up compilation shows what it spares later tables)",
     )
     parser.set_defaults(run=run)
 
@@ -79,12 +113,21 @@ def run(args: argparse.Namespace) -> int:
         if args.servers or args.processes != 1:
             raise KingdomkitError("--flood starts its own server: no --server or --processes")
         return run_flood_benchmark(args)
+    if args.first_moves:
+        if args.servers or args.processes != 1 or args.database:
+            raise KingdomkitError(
+                "--first-moves starts its own server on SQLite: no --server, --processes or "
+                "--database"
+            )
+        return run_first_moves_benchmark(args)
+    if args.cold or args.delay:
+        raise KingdomkitError("--cold and --delay go with --first-moves")
     if args.tables < 1 or args.players < 2 or args.think < 0:
         raise KingdomkitError("--tables is at least 1, --players at least 2, --think at least 0")
     load = run_load(
         args.tables,
         args.players,
-        args.game,
+        args.game or "kingdomino",
         args.think,
         args.database,
         args.seed,
@@ -108,6 +151,25 @@ def run_flood_benchmark(args: argparse.Namespace) -> int:
     result = asyncio.run(run_flood(args.replies, args.seconds, args.database, args.seed, flags))
     report(result.summary(), result.server_errors, args.json)
     return 0 if result.replies and not (result.timeouts or result.server_errors) else 1
+
+
+def run_first_moves_benchmark(args: argparse.Namespace) -> int:
+    from kingdomkit.server.firstmoves import GAMES, run_first_moves
+    from kingdomkit.server.loadtest import LoadError
+
+    if args.seconds <= 0 or args.delay < 0:
+        raise KingdomkitError("--seconds is more than 0, --delay at least 0")
+    if args.game is not None and args.game not in GAMES:
+        raise KingdomkitError(f"--game with --first-moves is one of {', '.join(GAMES)}")
+    games = [args.game] if args.game else list(GAMES)
+    flags = shlex.split(args.server_args)
+    try:
+        result = asyncio.run(run_first_moves(games, args.seconds, args.cold, flags, args.delay))
+    except LoadError as error:
+        raise KingdomkitError(str(error)) from None
+    report(result.summary(), result.server_errors, args.json)
+    made = all(took is not None for took in result.seconds.values())
+    return 0 if made and not result.server_errors else 1
 
 
 def report(summary: dict[str, Any], server_errors: list[str], as_json: bool) -> None:

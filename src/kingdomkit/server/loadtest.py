@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,14 +170,19 @@ class Server:
     bot workers, started later, inherit it)."""
 
     def __init__(
-        self, database: str | None, data: Path, args: Sequence[str] = (), core: int | None = None
+        self,
+        database: str | None,
+        data: Path,
+        args: Sequence[str] = (),
+        core: int | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.port = free_port()
         command = [sys.executable, "-m", "kingdomkit", "serve", "--port", str(self.port)]
         command += ["--data", str(data), *args]
         if database:
             command += ["--database", database]
-        env = {**os.environ, "KINGDOMKIT_SECRET": SECRET, **EVERYONE_AT_ONE_ADDRESS}
+        env = {**os.environ, "KINGDOMKIT_SECRET": SECRET, **EVERYONE_AT_ONE_ADDRESS, **(env or {})}
         data.mkdir(parents=True, exist_ok=True)
         self.log = data / "server.log"
         with self.log.open("wb") as log:
