@@ -78,6 +78,16 @@ def test_a_network_analyses_the_tables_it_fits_and_the_games_own_the_others(
     assert analyst_for(two, None)[1] == grading_of(two).analyst
 
 
+def test_an_analyst_searches_in_its_worker_process_alone() -> None:
+    """An analyst's `workers=N` would start processes the scheduler does not count."""
+    game = make_game("kingdomino", {"players": 2})
+    bot, used = analyst_for(game, "mcts:playouts=20:workers=3")
+    try:
+        assert used == "mcts:playouts=20" and bot.workers == 1
+    finally:
+        bot.close()
+
+
 def test_a_review_says_which_analyst_graded_it(tmp_path: Path) -> None:
     spec = f"neural:weights={network_file(tmp_path, 2)}:playouts=2:confirm=2"
     game = make_game("kingdomino", {"players": 2})

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kingdomkit.bots import TreeBot, make_bot, parse_spec
+from kingdomkit.bots import BotSpec, TreeBot, make_bot, parse_spec
 from kingdomkit.bots.review import grading_of
 from kingdomkit.core.protocol import Game, KingdomkitError
 from kingdomkit.core.registry import GAMES
@@ -95,10 +95,18 @@ def searching_bot(spec: str) -> TreeBot:
     return bot
 
 
+def one_process(spec: str) -> str:
+    """`spec` searching in its worker process alone: `workers=N` (root parallelism) would
+    start N - 1 more processes for every job, beyond the workers the scheduler counts."""
+    parsed = parse_spec(spec)
+    return BotSpec(parsed.name, tuple(s for s in parsed.settings if s[0] != "workers")).text
+
+
 def analyst_for(game: Game[Any], spec: str | None) -> tuple[TreeBot, str]:
-    """The bot analysing the configured `game` and its spec: `spec` when given and it can
-    search this configuration, else the game's own (module card)."""
+    """The bot analysing the configured `game` and its spec: `spec` (in one process) when
+    given and it can search this configuration, else the game's own (module card)."""
     own = grading_of(game).analyst
+    spec = None if spec is None else one_process(spec)
     if spec is not None and spec != own:
         try:
             bot = searching_bot(spec)

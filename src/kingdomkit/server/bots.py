@@ -16,14 +16,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from kingdomkit.bots import BotSpec, make_bot, parse_spec
+from kingdomkit.bots import make_bot
 from kingdomkit.bots.compiled import compile_playouts
 from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.review import analysis_rng, grading_of, player_grades, review_game
 from kingdomkit.core.protocol import Game
 from kingdomkit.core.registry import make_game
 from kingdomkit.core.workers import worker_pool
-from kingdomkit.server.analysts import analyst_for
+from kingdomkit.server.analysts import analyst_for, one_process
 from kingdomkit.server.board import words
 
 RETRIES = 2  # new pools tried when a worker dies under a move
@@ -35,10 +35,8 @@ log = logging.getLogger("kingdomkit.server")
 
 def in_one_process(bot: str, game: Game[Any]) -> str:
     """The spec of `bot` (a level, as `game` plays it, or a spec) searching in its worker
-    alone: `workers=N` (the expert level's root parallelism) would start N - 1 more processes
-    at every move, beyond the workers the scheduler counts."""
-    spec = parse_spec(level_spec(bot, game) if bot in LEVELS else bot)
-    return BotSpec(spec.name, tuple(s for s in spec.settings if s[0] != "workers")).text
+    alone (the expert level's `workers=2` included: analysts.one_process)."""
+    return one_process(level_spec(bot, game) if bot in LEVELS else bot)
 
 
 def choose(game_name: str, options: dict[str, Any], actions: list[int], bot: str, seed: str) -> int:
