@@ -96,12 +96,8 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
     served = ServeProcess(tmp_path, env={"KINGDOMKIT_LAZY_KERNELS": "0"}, log=log)
     served.start()
     try:
-        assert served.process is not None
-        preparing = started_workers(served.process.pid)
-        deadline = time.monotonic() + COMPILE_SECONDS
-        while not gone(preparing):
-            assert time.monotonic() < deadline, "the kernels were not ready"
-        assert not workers_of(served.process.pid)
+        deadline = kernels_made_ready(served)
+        assert served.process is not None and not workers_of(served.process.pid)
         games = "kingdomino, kingdoms, queendomino"
         ready = f"kingdomkit.server INFO: bots' compiled playouts ready ({games})"
         while ready not in log.read_text():
@@ -121,14 +117,21 @@ def test_the_log_level_hides_the_lines_below_it(tmp_path: Path) -> None:
     )
     served.start()
     try:
-        assert served.process is not None
-        preparing = started_workers(served.process.pid)
-        deadline = time.monotonic() + COMPILE_SECONDS
-        while not gone(preparing):
-            assert time.monotonic() < deadline, "the kernels were not ready"
+        kernels_made_ready(served)
     finally:
         served.stop()
     assert "INFO" not in log.read_text()
+
+
+def kernels_made_ready(served: ServeProcess) -> float:
+    """Wait until the process serve starts to make the kernels ready has ended; the deadline
+    of that wait (for what the caller waits for next)."""
+    assert served.process is not None
+    preparing = started_workers(served.process.pid)
+    deadline = time.monotonic() + COMPILE_SECONDS
+    while not gone(preparing):
+        assert time.monotonic() < deadline, "the kernels were not ready"
+    return deadline
 
 
 WORKER = ["worker", "--database", "postgresql+psycopg://nobody@nowhere/none"]
