@@ -6,6 +6,7 @@ different processes."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ from kingdomkit.server.loadtest import (
     pinned_cores,
     run_load,
 )
+from kingdomkit.server.logs import LOG_FORMAT, LOGGED
 from postgres import PostgresServer
 from serving import ServeProcess
 from system import free_port
@@ -129,7 +131,7 @@ def test_each_started_server_is_pinned_to_a_core_of_its_own(tmp_path: Path) -> N
 
 def test_the_errors_read_from_a_server_log_are_its_errors_and_tracebacks(tmp_path: Path) -> None:
     """uvicorn's lines start with their level, kingdomkit's with their time, logger and level
-    (cli/serve.py); an info line ends a traceback, and is never an error itself."""
+    (server/logs.py); an info line ends a traceback, and is never an error itself."""
     server = Server.__new__(Server)  # its log alone, no process
     server.log = tmp_path / "server.log"
     server.log.write_text(
@@ -152,3 +154,13 @@ def test_the_errors_read_from_a_server_log_are_its_errors_and_tracebacks(tmp_pat
         "ERROR:    Exception in ASGI application",
     ]
     assert found[0].endswith("ValueError: no") and found[1].endswith("KeyError: 'x'")
+
+
+@pytest.mark.parametrize("level", ["DEBUG", "INFO", "WARNING", "ERROR"])
+def test_a_line_in_the_servers_log_format_is_read_back_with_its_level(level: str) -> None:
+    """What `loadtest` reads (LOGGED) is what `serve` writes (LOG_FORMAT), from a real record."""
+    record = logging.LogRecord("kingdomkit.jobs", getattr(logging, level), "", 0, "a: b", (), None)
+    line = logging.Formatter(LOG_FORMAT).format(record)
+    logged = LOGGED.match(line)
+    assert logged is not None and logged.group(1) == level
+    assert line.endswith(f"kingdomkit.jobs {level}: a: b")

@@ -14,7 +14,6 @@ KINGDOMKIT_COMPILED=0, the search bots run pure-Python playouts and play weaker.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import secrets
 from pathlib import Path
@@ -24,6 +23,7 @@ from kingdomkit.bots.compiled import every_game
 from kingdomkit.cli import serve_workers
 from kingdomkit.core.protocol import KingdomkitError
 from kingdomkit.server import limits
+from kingdomkit.server.logs import show_logs
 
 SECRET_ENV = "KINGDOMKIT_SECRET"
 DATABASE_ENV = "KINGDOMKIT_DATABASE"
@@ -34,7 +34,6 @@ RATE_STORAGE_ENV = "KINGDOMKIT_RATE_STORAGE"
 LAZY_KERNELS_ENV = "KINGDOMKIT_LAZY_KERNELS"  # "1": as --lazy-kernels
 LOG_LEVEL_ENV = "KINGDOMKIT_LOG_LEVEL"
 LOG_LEVELS = ("debug", "info", "warning", "error")
-LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s: %(message)s"  # name: whose line it is
 METRICS_TOKEN_LEAST = 16  # characters: a token short enough to guess protects nothing
 PRIVATE_UMASK = 0o077  # the data folder, the database and the key: the server's user only
 
@@ -130,14 +129,6 @@ def log_level(args: argparse.Namespace) -> str:
     if text not in LOG_LEVELS:
         raise ServeError(f"{LOG_LEVEL_ENV} is one of {', '.join(LOG_LEVELS)}, not {text!r}")
     return text
-
-
-def show_logs(level: str) -> None:
-    """kingdomkit's log lines on standard error, with their time, from `level` up. Left to
-    Python's default, they would show only from warnings up and with no time (uvicorn sets
-    up its own loggers only); other libraries still show only their warnings."""
-    logging.basicConfig(format=LOG_FORMAT, level=logging.WARNING)
-    logging.getLogger("kingdomkit").setLevel(level.upper())
 
 
 def prepares_kernels(args: argparse.Namespace) -> bool:

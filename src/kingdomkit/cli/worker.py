@@ -19,9 +19,9 @@ from kingdomkit.cli.serve import (
     add_log_level,
     log_level,
     prepares_kernels,
-    show_logs,
 )
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.server.logs import show_logs
 
 
 def add_parser(subparsers: Any) -> None:

@@ -18,6 +18,7 @@ it, sends every seat only its own view, and has bots play in worker processes.
     sessions.py   signed-in sessions the server can end (logout, password change)
     guard.py      the edge against other sites: origins, security headers
     metrics.py    monitoring: /health for a load balancer, /metrics for Prometheus
+    logs.py       the server's own log lines: their format, shown on standard error
     accounts.py   accounts, passwords (Argon2 on threads of their own) and their checks
     ratings.py    Elo per game, by sides
     floodtest.py  the flood benchmark of `kingdomkit loadtest --flood`

@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import socket
 import statistics
 import subprocess
@@ -41,7 +40,8 @@ import httpx2
 import orjson
 import websockets
 
-LOGGED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \S+ ([A-Z]+): ")  # serve's LOG_FORMAT
+from kingdomkit.server.logs import LOGGED
+
 START_TIMEOUT = 60.0
 ACK_TIMEOUT = 30.0  # a sent action not shown within this is counted lost
 SECRET = "load test"  # KINGDOMKIT_SECRET of the servers it starts: one for all of them
