@@ -270,10 +270,11 @@ def search_benchmarks(quick: bool) -> list[Benchmark]:
             for table in SEARCH_OPTIONS
             for batch in (1, 8)
         ]
+    games = {table: make_game("kingdomino", options) for table, options in SEARCH_OPTIONS.items()}
+    starts = {table: search_positions(game) for table, game in games.items()}
     benchmarks = []
     for table, label, spec, unit in specs:
-        game = make_game("kingdomino", SEARCH_OPTIONS[table])
-        positions = search_positions(game)
+        game, positions = games[table], starts[table]
 
         def work(game: Game[Any] = game, spec: str = spec, positions: list[Any] = positions) -> int:
             done = 0
