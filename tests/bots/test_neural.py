@@ -468,3 +468,44 @@ def test_the_board_policy_turns_with_the_kingdom(options: dict[str, Any]) -> Non
             checked += 1
         state = game.apply(state, rng.choice(game.legal_actions(state)))
     assert checked == 3
+
+
+def evaluated_past_a_draw(game: Game[Any], state: Any, node: Node, rng: random.Random) -> int:
+    """How many of the tree's evaluated nodes lie past a draw, walking it from `state` (each
+    draw sampled; the tree is open-loop, so its actions apply whatever is drawn)."""
+    found = 0
+    for action, child in node.children.items():
+        after, drawn = game.apply(state, action), False
+        while game.current_player(after) == CHANCE:
+            after, drawn = game.apply(after, game.sample_chance(after, rng)), True
+        if child.prior is not None and drawn:
+            found += 1 + evaluated_past_a_draw(game, after, child, rng)
+        elif child.prior is not None and not game.is_terminal(after):
+            found += evaluated_past_a_draw(game, after, child, rng)
+    return found
+
+
+@pytest.mark.parametrize("horizon", ["draw", "none"])
+def test_the_horizon_says_whether_the_tree_goes_on_past_a_draw(
+    horizon: str, tmp_path: Path
+) -> None:
+    # At a round's last placement every move is followed by the round's last claim, then
+    # the draw of the next line: with horizon=draw (the default) each iteration stops there
+    # and the network judges the position it drew; with horizon=none the tree grows past it.
+    game = make_game("kingdomino", {"players": 2})
+    path = saved(game, tmp_path / "net.npz")
+    state = decision(game, 4, 10)  # the first round's last placement, 16 moves
+    placed = game.apply(state, game.legal_actions(state)[0])
+    assert len(game.legal_actions(state)) == 16 and len(game.legal_actions(placed)) == 1
+    assert game.current_player(game.apply(placed, game.legal_actions(placed)[0])) == CHANCE
+    suffix = "" if horizon == "draw" else f":horizon={horizon}"
+    bot = make_bot(f"neural:weights={path}:playouts=60:reuse=no{suffix}")
+    assert isinstance(bot, NeuralBot) and bot.past_draws == (horizon == "none")
+    search = bot._search(
+        game, game.view(state, 0), game.current_player(state), random.Random(2), None
+    )
+    past = evaluated_past_a_draw(game, state, search.root, random.Random(3))
+    assert search.root.visits == 60
+    assert (past == 0) if horizon == "draw" else (past >= 10)
+    with pytest.raises(OptionError, match="horizon"):
+        make_bot(f"neural:weights={path}:horizon=deep")

@@ -18,9 +18,13 @@ view); the search inside (docs/learning.md argues it):
 - **The network values the leaves**: a node is evaluated once, when first reached (its priors
   and every player's value and points in one call), instead of being played out; `mix=L`
   blends in one compiled greedy playout (value = (1 - L) network + L playout).
-- **Chance**: the tree ends at the first draw below the root; past it the network values the
-  position reached by that iteration's draw (priors for one draw would be wrong for the next,
-  and open-loop statistics past a draw mix different draws).
+- **Chance** (`horizon=draw`, the default): the tree ends at the first draw below the root;
+  past it the network values the position reached by that iteration's draw (priors for one
+  draw would be wrong for the next, and open-loop statistics past a draw mix different
+  draws). So a search stops growing once the rest of its round is searched: a few hundred
+  iterations, after which more time only averages more draws at the same leaves.
+  `horizon=none` grows the tree past draws, open-loop, as `mcts` does: a node past a draw
+  keeps the priors of the draw that first reached it.
 - **Exploration** (for self-play, `noise=E`): a share E of Dirichlet noise in the root's
   priors at every search, as AlphaZero's self-play.
 - **Gumbel's root** (`gumbel=M`, with a `playouts=` budget; Danihelka, Guez, Schrittwieser
@@ -55,7 +59,7 @@ won 40% against `mcts` where the network's values alone won 12.5%, docs/learning
 (default 0, at most 1), noise= (default 0), gumbel= (default 0: PUCT at the root; at most
 64, with playouts=), batch= (default 1, at most 256), rollouts= (the greedy playouts a leaf's
 `mix` averages, default 1, at most 64; one compiled call), workers= (default 1; not with
-gumbel=), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
+gumbel=), horizon=draw|none (draw), reuse=yes|no (yes), confirm= (analysis, as `mcts`).
 """
 
 from __future__ import annotations
@@ -113,6 +117,7 @@ class NeuralSearch:
         rollouts: int = 1,
         gumbel: int = 0,
         fpu: float = 0.0,
+        past_draws: bool = False,
     ) -> None:
         from kingdomkit.bots.network import observer_of
 
@@ -127,6 +132,7 @@ class NeuralSearch:
         self.rollouts = rollouts  # greedy playouts a leaf's `mix` averages
         self.gumbel = gumbel  # root actions Gumbel's sequential halving considers (0: PUCT)
         self.fpu = fpu  # first-play reduction of an unvisited child's q (see the card)
+        self.past_draws = past_draws  # the tree goes on past a draw, open-loop (`horizon=none`)
         self.chosen: int | None = None  # the move Gumbel's root chose
         self.improved: dict[int, float] | None = None  # its policy target (see the card)
         self.root_value: float | None = None  # the network's value of the root, if evaluated
@@ -275,7 +281,7 @@ class NeuralSearch:
                 state = game.apply(state, game.sample_chance(state, rng))
                 drawn = True
                 continue
-            if drawn:
+            if drawn and not self.past_draws:
                 return path, state, None, False
             if node.prior is None:
                 return path, state, None, True
@@ -410,6 +416,7 @@ class NeuralBot(TreeBot):
         gumbel: int = 0,
         fpu: float = 0.0,
         workers: int = 1,
+        past_draws: bool = False,
     ) -> None:
         super().__init__("neural", TreeConfig(), budget, workers, reuse, confirm)
         self.network = network  # None: the network shipped for each game's table
@@ -420,6 +427,7 @@ class NeuralBot(TreeBot):
         self.rollouts = rollouts
         self.gumbel = gumbel
         self.fpu = fpu
+        self.past_draws = past_draws
         self.improved: dict[int, float] | None = None  # Gumbel's policy target, last decision
         self._checked: Game[Any] | None = None
 
@@ -447,6 +455,7 @@ class NeuralBot(TreeBot):
             rollouts=self.rollouts,
             gumbel=self.gumbel,
             fpu=self.fpu,
+            past_draws=self.past_draws,
         )
 
     def _search(
@@ -521,6 +530,7 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
     rollouts = read.integer("rollouts", 1)
     gumbel = read.integer("gumbel", 0, low=0)
     workers = read_workers(read)
+    horizon = read.text("horizon", "draw", ("draw", "none"))
     read.done()
     if mix is None or mix > 1.0:
         raise OptionError(f"neural: mix is between 0 and 1, not {mix}")
@@ -574,4 +584,5 @@ def neural_factory(settings: Mapping[str, str]) -> Agent:
         gumbel,
         fpu,
         workers,
+        horizon == "none",
     )
