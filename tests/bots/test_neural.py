@@ -478,10 +478,8 @@ def evaluated_past_a_draw(game: Game[Any], state: Any, node: Node, rng: random.R
         after, drawn = game.apply(state, action), False
         while game.current_player(after) == CHANCE:
             after, drawn = game.apply(after, game.sample_chance(after, rng)), True
-        if child.prior is not None and drawn:
-            found += 1 + evaluated_past_a_draw(game, after, child, rng)
-        elif child.prior is not None and not game.is_terminal(after):
-            found += evaluated_past_a_draw(game, after, child, rng)
+        if child.prior is not None and not game.is_terminal(after):
+            found += drawn + evaluated_past_a_draw(game, after, child, rng)
     return found
 
 
