@@ -89,8 +89,16 @@ def test_a_game_kernel_made_ready_plays_without_compiling_again(name: str) -> No
             state,
             game.sample_chance(state, rng) if chance else rng.choice(game.legal_actions(state)),
         )
+    calls, run = [], playouts._run
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[4])  # the number of playouts asked
+        return run(*args)
+
+    playouts._run = counted
     scores, _ = playouts.playouts(state, "greedy", 0, 0.0, 2, 7)
     assert scores.shape == (2, 2)
+    assert calls == [2]  # no call of no playouts once ready: a search asks before every leaf
     assert len(playouts._kernel.signatures) == made == 1
 
 

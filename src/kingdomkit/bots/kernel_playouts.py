@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kingdomkit.bots.compiled import policy_code
-from kingdomkit.core.compiling import first_call
+from kingdomkit.core.compiling import first_call, loaded
 from kingdomkit.core.rng import MASK64
 
 Floats = npt.NDArray[np.float64]
@@ -53,8 +53,10 @@ class KernelPlayouts:
 
     def ready(self) -> None:
         """The kernel compiled, or loaded from numba's cache, in this process: by no two
-        processes of the machine at once (module card). A call of no playouts does it."""
-        first_call(self._kernel, lambda: self._run(self._initial, 0, 0, 0.0, 0, 0))
+        processes of the machine at once (module card). A call of no playouts does it, once:
+        a search asks before every leaf."""
+        if not loaded(self._kernel):
+            first_call(self._kernel, lambda: self._run(self._initial, 0, 0, 0.0, 0, 0))
 
     def _run(
         self, arrays: Any, policy: int, player: int, epsilon: float, count: int, seed: int

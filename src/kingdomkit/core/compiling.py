@@ -25,6 +25,12 @@ LOCK_SECONDS = 900.0  # the longest wait for another process's compilation: then
 _ready: set[Any] = set()  # the kernels (numba dispatchers) this process compiled or loaded
 
 
+def loaded(kernel: Any) -> bool:
+    """Whether `kernel` was compiled or loaded in this process (a set lookup: cheap enough
+    for every call of a hot path)."""
+    return kernel in _ready
+
+
 def first_call(kernel: Any, call: Callable[[], T]) -> T:
     """`call()`, a call of `kernel`: the first one in this process under the machine's lock
     for that kernel (module card), the later ones at once."""
