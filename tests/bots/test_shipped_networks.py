@@ -12,11 +12,14 @@ import pytest
 pytest.importorskip("numpy")
 
 from kingdomkit.bots import make_bot
+from kingdomkit.bots.levels import LEVELS, level_spec
 from kingdomkit.bots.network import SHIPPED, load_network, shipped_for
 from kingdomkit.bots.neural import DEFAULT_MIX, NeuralBot
 from kingdomkit.core.driver import play, replay_actions
 from kingdomkit.core.registry import make_game
+from kingdomkit.games.kingdomino import heuristics as kingdomino_heuristics
 from kingdomkit.server.analysts import analyst_for
+from kingdomkit.server.bots import in_one_process
 
 FILES = sorted(SHIPPED.glob("*.npz"))
 MOST_BYTES = 4_000_000  # "a few MB at most", so that the package stays light
@@ -82,3 +85,30 @@ def test_a_table_with_no_shipped_network_is_refused_in_words() -> None:
     bot = make_bot("neural:playouts=8")
     assert isinstance(bot, NeuralBot)
     assert "ships no trained network for kingdomino (players=3)" in str(bot.unfit(game))
+
+
+def test_the_expert_level_is_the_learned_bot_only_where_it_was_measured_stronger(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """2-player Kingdomino (docs/strength.md section 8); the Mighty Duel, 3 and 4 players and
+    the variants keep `mcts`, as does a machine without numpy. The server's worker searches
+    in one process, as it does with `mcts`."""
+    two = make_game("kingdomino", {"players": 2})
+    assert level_spec("expert", two) == kingdomino_heuristics.LEARNED_EXPERT
+    assert in_one_process("expert", two) == "neural:time=2:batch=8"
+    learned = make_bot(level_spec("expert", two))
+    assert isinstance(learned, NeuralBot)
+    try:
+        assert learned.unfit(two) is None
+    finally:
+        learned.close()
+    for options in (
+        {"players": 2, "mighty_duel": True},
+        {"players": 2, "harmony": True},
+        {"players": 2, "dynasty": True},
+        {"players": 3},
+        {"players": 4, "middle_kingdom": True, "harmony": True},
+    ):
+        assert level_spec("expert", make_game("kingdomino", options)) == LEVELS["expert"]
+    monkeypatch.setattr(kingdomino_heuristics, "find_spec", lambda name: None)
+    assert level_spec("expert", make_game("kingdomino", {"players": 2})) == LEVELS["expert"]

@@ -4,10 +4,14 @@ score plus the best placement of every domino already claimed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib.util import find_spec
+
 from kingdomkit.bots.grading import Grading
 from kingdomkit.bots.heuristics import Plain
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import DOMINOES, Domino
+from kingdomkit.games.kingdomino.options import Setup
 from kingdomkit.games.kingdomino.rules import Kingdomino
 from kingdomkit.games.kingdomino.state import CLAIM, DRAW, PLACE, KingdominoState
 
@@ -19,6 +23,12 @@ GRADINGS = {
     4: Grading("mcts:playouts=1000:confirm=128", 1.0, 2.0),
 }
 
+# The `expert` level where the learned bot beat the general one (`mcts:time=2:workers=2`) with
+# the same time and processes, on paired deals (docs/strength.md section 8): the 2-player
+# game, whose network ships in the package. It plays with numpy; without it `mcts` stays.
+LEARNED_EXPERT = "neural:time=2:batch=8:workers=2"
+LEARNED_TABLES = (Setup(players=2),)
+
 
 class KingdominoHeuristics(Plain):
     """Kingdomino's heuristics; no playouts in Python (the compiled kernel plays them)."""
@@ -26,6 +36,8 @@ class KingdominoHeuristics(Plain):
     def __init__(self, game: Kingdomino) -> None:
         super().__init__(game)
         self.rules = game
+        learned = game.setup in LEARNED_TABLES and find_spec("numpy") is not None
+        self.own_levels: Mapping[str, str] = {"expert": LEARNED_EXPERT} if learned else {}
 
     def is_draft(self, state: KingdominoState) -> bool:
         """Claiming a domino of the new line is the draft (rulebook D2)."""
@@ -64,3 +76,6 @@ class KingdominoHeuristics(Plain):
 
     def grading(self, players: int) -> Grading | None:
         return GRADINGS.get(players)
+
+    def levels(self) -> Mapping[str, str]:
+        return self.own_levels
