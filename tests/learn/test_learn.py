@@ -38,7 +38,7 @@ from kingdomkit.learn import loop  # noqa: E402
 from kingdomkit.learn.__main__ import main  # noqa: E402
 from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
-from kingdomkit.learn.records import Recorder, Records, self_play  # noqa: E402
+from kingdomkit.learn.records import COLUMNS, Recorder, Records, self_play  # noqa: E402
 from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
 from networks import SETUP_IDS, SETUPS, TINY, saved  # noqa: E402
 from processes import started_workers, still_running  # noqa: E402
@@ -162,11 +162,11 @@ def test_the_window_keeps_the_last_records_in_order(old: int, new: int, keep: in
         """Records whose value column counts first, first + 1, ..."""
         records = Records.empty(layout)
         columns = {
-            name: np.zeros((count, *column.shape[1:]), column.dtype)
-            for name, column in vars(records).items()
+            name: np.zeros((count, *getattr(records, name).shape[1:]), getattr(records, name).dtype)
+            for name in COLUMNS
         }
         columns["value"][:, 0] = np.arange(first, first + count)
-        return Records(**columns)
+        return Records(**columns, orbits=records.orbits)
 
     joined = numbered(0, old).joined(numbered(old, new), keep)
     expected = list(range(old + new))[max(old + new - keep, 0) :]
@@ -251,7 +251,7 @@ def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
     assert first["progressed"]["iteration"] == 1 and first["progressed"]["games"] == 1
 
     # interrupted in the middle of iteration 2's self-play: nothing of it is kept
-    def interrupted(*args: Any) -> Any:
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(loop, "self_play", interrupted)

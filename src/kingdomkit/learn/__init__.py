@@ -4,7 +4,8 @@
 
 An expert-iteration loop (docs/learning.md): an expert search plays itself, its root visit
 distributions and the games' outcomes become training records (with the encoder's
-symmetries), the network (model.py, the same as bots/network.py in torch) learns them, and
-each iteration ends with a checkpoint and a point of the learning curve (strength against
-fixed opponents). Nothing below this package imports it; torch is imported only here.
+symmetries, or one drawn in training: symmetries.py), the network (model.py, the same as
+bots/network.py in torch) learns them, and each iteration ends with a checkpoint and a point
+of the learning curve (strength against fixed opponents). Nothing below this package
+imports it; torch is imported only here.
 """

@@ -99,6 +99,13 @@ def parser() -> argparse.ArgumentParser:
         "resumed run may be given another",
     )
     p.add_argument(
+        "--draw-symmetries",
+        action="store_true",
+        help="keep each position once and draw one of its symmetries each time it is trained "
+        "on, so that the window holds 8 times the games in Kingdomino (a record is then a "
+        "position; --reuse counts its images, so training does as many steps)",
+    )
+    p.add_argument(
         "--player",
         default=DEFAULTS.player,
         help=f"the bot measured on the curve, with the run's network ({DEFAULTS.player})",
@@ -153,6 +160,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         batch=args.batch,
         lr=args.lr,
         window=DEFAULTS.window if args.window is None else args.window,
+        draw_symmetries=args.draw_symmetries,
         player=args.player,
         opponents=tuple(args.opponent or DEFAULTS.opponents),
         eval_games=args.eval_games,

@@ -85,10 +85,7 @@ def measure(
     cut = int(len(records) * (1.0 - share))
     if cut < 1 or cut >= len(records):
         raise KingdomkitError(f"{run}'s {len(records)} records leave nothing to train or hold out")
-    trained, held = (
-        Records(**{f.name: getattr(records, f.name)[part] for f in fields(Records)})
-        for part in (slice(0, cut), slice(cut, None))
-    )
+    trained, held = (records.rows(part) for part in (slice(0, cut), slice(cut, None)))
     game = make_game(settings.game, settings.options)
     found: list[Measured] = []
     for text in designs:

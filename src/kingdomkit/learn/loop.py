@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,7 @@ class Settings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     window: int = 200_000  # records kept for training (symmetries included)
+    draw_symmetries: bool = False  # a position kept once, a symmetry drawn in training
     player: str = "neural:playouts=32"  # the bot measured on the curve
     opponents: tuple[str, ...] = ("greedy",)
     eval_games: int = 20
@@ -295,7 +297,8 @@ class Run:
         validation = validate(self.model, fresh)  # games it has not trained on
         self.records = self.records.joined(fresh, s.window)
 
-        samples = round(s.reuse * len(fresh)) if s.reuse > 0 else s.epochs * len(self.records)
+        # a position kept once counts as its images, so that drawing symmetries trains as much
+        samples = round(s.reuse * fresh.images()) if s.reuse > 0 else s.epochs * len(self.records)
         task = progress.add_task(f"iteration {number}: training", total=samples)
         losses = train(
             self.model,
@@ -361,18 +364,24 @@ class Run:
         self, expert: str, seeds: list[int], step: Callable[[], None]
     ) -> list[tuple[Records, int]]:
         """The games of `seeds`, in order: here, or spread over `workers` processes."""
-        explore, mix = self.settings.explore, self.settings.value_mix
+        s = self.settings
+        play = partial(
+            self_play,
+            self.game,
+            expert,
+            layout=self.layout,
+            explore=s.explore,
+            value_mix=s.value_mix,
+            draw=s.draw_symmetries,
+        )
         if self.workers <= 1:
             found = []
             for seed in seeds:
-                found.append(self_play(self.game, expert, seed, self.layout, explore, mix))
+                found.append(play(seed))
                 step()
             return found
         with worker_pool(self.workers) as pool:  # spawned: this process holds torch's threads
-            jobs = [
-                pool.submit(self_play, self.game, expert, seed, self.layout, explore, mix)
-                for seed in seeds
-            ]
+            jobs = [pool.submit(play, seed) for seed in seeds]
             for _ in as_completed(jobs):
                 step()
             return [job.result() for job in jobs]

@@ -6,7 +6,9 @@ turn's later micro-decisions are read from the search at its first, bots/mcts.py
 the expert searched with Gumbel's root, its improved policy (bots/neural.py); when the
 game ends, every record gets each seat's outcome (the `relative` value the search backs up,
 bots/outcome.py) and final points, seats counted from the record's player. Each record enters
-in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the actions.
+in all the encoder's symmetries (8 for Kingdomino), its policy permuted with the actions; or,
+with `draw`, once, with its orbit (the maps of its symmetries, symmetries.py), and training
+draws one of them each time it takes the record: a window then keeps eight times the games.
 
 One game's outcome is a noisy target for a position early in it: the draws and every later
 move decide as much as the position. The search's own estimate at the root (its mean value
@@ -37,6 +39,7 @@ from kingdomkit.bots.network import Layout, observer_of, raw_inputs
 from kingdomkit.bots.outcome import relative
 from kingdomkit.core.driver import play
 from kingdomkit.core.protocol import Game
+from kingdomkit.learn.symmetries import INDEX, Orbit, Orbits, key, orbit_of
 
 Array = NDArray[Any]
 POLICY = np.float16  # the policy targets' type (see the card)
@@ -51,7 +54,8 @@ def narrow_planes(planes: Array) -> Array:
 
 @dataclass
 class Records:
-    """Training records as columns (see the card)."""
+    """Training records as columns (see the card), and the orbits their `orbit` column
+    points to."""
 
     planes: Array  # (N, C, S, S) int8 (int16 where a value needs it)
     vector: Array  # (N, V) float32
@@ -59,6 +63,8 @@ class Records:
     policy: Array  # (N, A) float16, sums to 1 over the mask
     value: Array  # (N, P) float32 in [0, 1]
     points: Array  # (N, P) float32
+    orbit: Array  # (N,) int32: the record's orbit in `orbits`, -1 for an image kept as is
+    orbits: Orbits
 
     def __len__(self) -> int:
         return len(self.mask)
@@ -79,7 +85,20 @@ class Records:
             np.zeros((0, a), POLICY),
             np.zeros((0, p), np.float32),
             np.zeros((0, p), np.float32),
+            np.zeros(0, INDEX),
+            Orbits.empty(layout),
         )
+
+    def rows(self, part: slice) -> Records:
+        """The records of `part`, with all the orbits."""
+        columns = {name: getattr(self, name)[part] for name in COLUMNS}
+        return Records(**columns, orbits=self.orbits)
+
+    def images(self) -> int:
+        """How many images of positions these records stand for: a record kept once
+        stands for each symmetry of its orbit."""
+        kept_once = int(np.count_nonzero(self.orbit >= 0))
+        return len(self) - kept_once + kept_once * int(self.orbits.actions_map.shape[1])
 
     def joined(self, other: Records, keep: int) -> Records:
         """These records then `other`'s, only the last `keep` of them (the replay window).
@@ -87,29 +106,48 @@ class Records:
         it in memory, the records that fell out of the window with the rest."""
         theirs = min(len(other), max(keep, 0))
         mine = min(len(self), max(keep, 0) - theirs)
+        orbits, where = self.orbits.merged(other.orbits)
+        renumbered = other.orbit[len(other) - theirs :]
+        if len(where):
+            renumbered = np.where(renumbered >= 0, where[np.maximum(renumbered, 0)], -1)
         columns = {
-            f.name: np.concatenate(
+            name: np.concatenate(
                 [
-                    getattr(self, f.name)[len(self) - mine :],
-                    getattr(other, f.name)[len(other) - theirs :],
+                    getattr(self, name)[len(self) - mine :],
+                    renumbered if name == "orbit" else getattr(other, name)[len(other) - theirs :],
                 ]
             )
-            for f in fields(self)
+            for name in COLUMNS
         }
-        return Records(**columns)
+        columns["orbit"] = columns["orbit"].astype(INDEX, copy=False)
+        return Records(**columns, orbits=orbits)
 
     def save(self, path: Path) -> None:
         partial = path.with_name(path.name + ".partial.npz")
-        np.savez_compressed(partial, **{f.name: getattr(self, f.name) for f in fields(self)})
+        orbits = {f"orbits_{f.name}": getattr(self.orbits, f.name) for f in fields(Orbits)}
+        np.savez_compressed(partial, **{name: getattr(self, name) for name in COLUMNS}, **orbits)
         partial.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> Records:
         with np.load(path, allow_pickle=False) as data:
-            columns = {f.name: data[f.name] for f in fields(cls)}
+            columns = {name: data[name] for name in COLUMNS if name in data.files}
+            if "orbit" not in columns:  # written before records could be kept once
+                columns["orbit"] = np.full(len(columns["mask"]), -1, INDEX)
+                orbits = Orbits(
+                    *(
+                        np.zeros((0, 0, int(np.prod(columns[like].shape[1:]))), INDEX)
+                        for like in ("planes", "vector", "mask")
+                    )
+                )
+            else:
+                orbits = Orbits(*(data[f"orbits_{f.name}"] for f in fields(Orbits)))
         columns["planes"] = narrow_planes(columns["planes"])
         columns["policy"] = columns["policy"].astype(POLICY, copy=False)
-        return cls(**columns)
+        return cls(**columns, orbits=orbits)
+
+
+COLUMNS = ("planes", "vector", "mask", "policy", "value", "points", "orbit")  # per record
 
 
 class Recorder:
@@ -205,12 +243,13 @@ def self_play(
     layout: Layout,
     explore: int = 0,
     value_mix: float = 0.0,
+    draw: bool = False,
 ) -> tuple[Records, int]:
     """One game of the `expert` bot spec against itself (one bot per seat) from `seed`, its
     first `explore` choices drawn from the visits (`Recorder`), its value and points targets
-    mixed with the search's by `value_mix` (the card): its records in every symmetry, and the
-    number of decisions recorded. (Arguments that pickle: helper processes play games with
-    it.)"""
+    mixed with the search's by `value_mix` (the card): its records in every symmetry (with
+    `draw`, once with their orbits), and the number of decisions recorded. (Arguments that
+    pickle: helper processes play games with it.)"""
     encoder = observer_of(game)
     decisions: list[Decision] = []
     experts = [make_bot(expert) for _ in range(game.num_players)]
@@ -225,14 +264,27 @@ def self_play(
     scores = [float(s) for s in game.scores(state)]
     values = relative(scores, game.returns(state))
     players = game.num_players
-    observations, masks, policies, outcome, points = [], [], [], [], []
+    observations, masks, policies, outcome, points, orbit = [], [], [], [], [], []
+    orbits: dict[bytes, int] = {}
+    found: list[Orbit] = []
     for decision in decisions:
         seats = [(decision.player + i) % players for i in range(players)]
         value, point = values, scores
         if decision.search is not None and value_mix > 0:
             value = mixed(values, decision.search[0], value_mix)
             point = mixed(scores, decision.search[1], value_mix)
-        for image in encoder.symmetries(decision.observation, decision.mask):
+        images = encoder.symmetries(decision.observation, decision.mask)
+        maps = None
+        if draw and len(images) > 1:
+            maps = orbit_of(encoder, layout, decision.observation, decision.mask, images)
+        if maps is not None:
+            number = orbits.setdefault(key(maps), len(found))
+            if number == len(found):
+                found.append(maps)
+            images, kept_once = images[:1], number
+        else:
+            kept_once = -1
+        for image in images:
             turned = np.zeros_like(decision.policy)
             turned[image.actions] = decision.policy
             observations.append(image.observation)
@@ -240,6 +292,7 @@ def self_play(
             policies.append(turned)
             outcome.append([value[s] for s in seats])
             points.append([point[s] for s in seats])
+            orbit.append(kept_once)
     if not observations:
         return Records.empty(layout), 0
     planes, vector = raw_inputs(layout, observations)
@@ -250,6 +303,8 @@ def self_play(
         np.stack(policies).astype(POLICY),
         np.asarray(outcome, np.float32),
         np.asarray(points, np.float32),
+        np.asarray(orbit, INDEX),
+        Orbits.of(found, layout),
     )
     return records, len(decisions)
 

@@ -31,6 +31,7 @@ import torch
 from kingdomkit.bots.network import POINTS_SCALE
 from kingdomkit.learn.model import PolicyValueNet
 from kingdomkit.learn.records import Records
+from kingdomkit.learn.symmetries import drawn
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,15 @@ class Validation:
 
 
 def fit_scales(model: PolicyValueNet, records: Records) -> None:
-    """Set the model's input scales from `records` (see the card)."""
-    planes = np.abs(records.planes).max(axis=(0, 2, 3)).astype(np.float32)
-    vector = np.abs(records.vector).max(axis=0).astype(np.float32)
+    """Set the model's input scales from `records` (see the card), and from their images
+    where they are kept once (each input's largest value carried by every map of an orbit)."""
+    cells = np.abs(records.planes).max(axis=0).reshape(-1)
+    vector = np.abs(records.vector).max(axis=0)
+    if len(records.orbits):
+        cells = np.maximum(cells, cells[records.orbits.planes_map].max(axis=(0, 1)))
+        vector = np.maximum(vector, vector[records.orbits.vector_map].max(axis=(0, 1)))
+    planes = cells.reshape(records.planes.shape[1], -1).max(axis=1).astype(np.float32)
+    vector = vector.astype(np.float32)
     with torch.no_grad():
         model.plane_scale.copy_(torch.from_numpy(1.0 / np.maximum(planes, 1.0)))
         model.vector_scale.copy_(torch.from_numpy(1.0 / np.maximum(vector, 1.0)))
@@ -71,8 +78,9 @@ def train(
     step: Callable[[int], None] | None = None,
 ) -> Losses:
     """Train on `samples` records drawn from `records` in shuffled passes (a last pass cut
-    short), in minibatches of `batch`; `step(n)` after each minibatch of n records (a
-    progress bar). The mean losses over the samples."""
+    short), in minibatches of `batch`, a record kept once turned by a symmetry drawn each
+    time (symmetries.py); `step(n)` after each minibatch of n records (a progress bar). The
+    mean losses over the samples."""
     generator = np.random.default_rng(seed)
     passes = -(-samples // max(len(records), 1))
     order = np.concatenate([generator.permutation(len(records)) for _ in range(passes)])[:samples]
@@ -81,10 +89,14 @@ def train(
     for start in range(0, len(order), batch):
         # a minibatch at a time: a window of a million records as float32 would take gigabytes
         index = order[start : start + batch]
-        planes = torch.from_numpy(records.planes[index].astype(np.float32))
-        logits, value_logits, points_out = model(planes, torch.from_numpy(records.vector[index]))
-        masks = torch.from_numpy(records.mask[index])
-        policy = torch.from_numpy(records.policy[index].astype(np.float32))
+        planes, vector = records.planes[index], records.vector[index]
+        mask, policy_target = records.mask[index], records.policy[index]
+        drawn(records.orbits, records.orbit[index], planes, vector, mask, policy_target, generator)
+        logits, value_logits, points_out = model(
+            torch.from_numpy(planes.astype(np.float32)), torch.from_numpy(vector)
+        )
+        masks = torch.from_numpy(mask)
+        policy = torch.from_numpy(policy_target.astype(np.float32))
         value = torch.from_numpy(records.value[index])
         points = torch.from_numpy(records.points[index] / POINTS_SCALE)
         policy_loss = -(policy * log_policy(logits, masks)).sum(dim=1).mean()
