@@ -4,6 +4,7 @@ and analyses without `weights=`; a table none fits is refused in words."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from kingdomkit.core.driver import play, replay_actions
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino import heuristics as kingdomino_heuristics
 from kingdomkit.server.analysts import analyst_for
-from kingdomkit.server.bots import in_one_process
+from kingdomkit.server.bots import choose, in_one_process
 
 FILES = sorted(SHIPPED.glob("*.npz"))
 MOST_BYTES = 4_000_000  # "a few MB at most", so that the package stays light
@@ -96,6 +97,11 @@ def test_the_expert_level_is_the_learned_bot_only_where_it_was_measured_stronger
     two = make_game("kingdomino", {"players": 2})
     assert level_spec("expert", two) == kingdomino_heuristics.LEARNED_EXPERT
     assert in_one_process("expert", two) == "neural:time=2:batch=8"
+    state, rng, moves = two.initial_state(), random.Random(4), []
+    while two.is_chance(state):  # a new table's first decision
+        moves.append(two.sample_chance(state, rng))
+        state = two.apply(state, moves[-1])
+    assert choose("kingdomino", {"players": 2}, moves, "expert", "s") in two.legal_actions(state)
     learned = make_bot(level_spec("expert", two))
     assert isinstance(learned, NeuralBot)
     try:
