@@ -19,6 +19,7 @@ from kingdomkit.bots.neural import DEFAULT_MIX, NeuralBot
 from kingdomkit.core.driver import play, replay_actions
 from kingdomkit.core.registry import make_game
 from kingdomkit.games.kingdomino import heuristics as kingdomino_heuristics
+from kingdomkit.games.kingdomino.options import Setup
 from kingdomkit.server.analysts import analyst_for
 from kingdomkit.server.bots import choose, in_one_process
 
@@ -91,30 +92,36 @@ def test_a_table_with_no_shipped_network_is_refused_in_words() -> None:
 def test_the_expert_level_is_the_learned_bot_only_where_it_was_measured_stronger(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """2-player Kingdomino (docs/strength.md section 8); the Mighty Duel, 3 and 4 players and
-    the variants keep `mcts`, as does a machine without numpy. The server's worker searches
-    in one process, as it does with `mcts`."""
+    """None yet (docs/strength.md section 8): every table keeps `mcts`. Once the 2-player
+    table is listed, it plays the learned bot there, the server's worker in one process as
+    with `mcts`; the Mighty Duel, 3 and 4 players and the variants keep `mcts`, as does a
+    machine without numpy."""
+    every = [
+        {"players": 2},
+        {"players": 2, "mighty_duel": True},
+        {"players": 2, "harmony": True},
+        {"players": 2, "dynasty": True},
+        {"players": 3},
+        {"players": 4, "middle_kingdom": True, "harmony": True},
+    ]
+    for options in every:
+        assert level_spec("expert", make_game("kingdomino", options)) == LEVELS["expert"]
+    monkeypatch.setattr(kingdomino_heuristics, "LEARNED_TABLES", (Setup(players=2),))
     two = make_game("kingdomino", {"players": 2})
     assert level_spec("expert", two) == kingdomino_heuristics.LEARNED_EXPERT
     assert in_one_process("expert", two) == "neural:time=2:batch=8"
-    state, rng, moves = two.initial_state(), random.Random(4), []
-    while two.is_chance(state):  # a new table's first decision
-        moves.append(two.sample_chance(state, rng))
-        state = two.apply(state, moves[-1])
-    assert choose("kingdomino", {"players": 2}, moves, "expert", "s") in two.legal_actions(state)
     learned = make_bot(level_spec("expert", two))
     assert isinstance(learned, NeuralBot)
     try:
         assert learned.unfit(two) is None
     finally:
         learned.close()
-    for options in (
-        {"players": 2, "mighty_duel": True},
-        {"players": 2, "harmony": True},
-        {"players": 2, "dynasty": True},
-        {"players": 3},
-        {"players": 4, "middle_kingdom": True, "harmony": True},
-    ):
+    state, rng, moves = two.initial_state(), random.Random(4), []
+    while two.is_chance(state):  # a new table's first decision
+        moves.append(two.sample_chance(state, rng))
+        state = two.apply(state, moves[-1])
+    assert choose("kingdomino", {"players": 2}, moves, "expert", "s") in two.legal_actions(state)
+    for options in every[1:]:
         assert level_spec("expert", make_game("kingdomino", options)) == LEVELS["expert"]
     monkeypatch.setattr(kingdomino_heuristics, "find_spec", lambda name: None)
     assert level_spec("expert", make_game("kingdomino", {"players": 2})) == LEVELS["expert"]

@@ -4,8 +4,9 @@ The mapping is data so that it can be calibrated by measured strength (the arena
 touching any bot; docs/strength.md section 7 has the calibration (2-player Kingdomino: each
 level beats the one below, about +400, +400 and +140 Elo). A game whose play breaks that
 order gives its own spec for a level (its heuristics' `levels`): in Kingdoms, which has no
-draft, `greedy-placement` is `greedy`, so its `easy` is a greedy bot that blunders; in
-2-player Kingdomino, whose trained network ships, `expert` is the learned bot. A level is
+draft, `greedy-placement` is `greedy`, so its `easy` is a greedy bot that blunders; and
+Kingdomino's `expert` is the learned bot at the tables where it was measured stronger (its
+`LEARNED_TABLES`, none yet). A level is
 registered in `BOTS` under its name, accepts no settings, and picks its spec from the game
 it is asked to play (`LevelBot`).
 """
