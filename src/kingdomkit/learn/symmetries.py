@@ -63,6 +63,7 @@ class Orbits:
 
     @classmethod
     def of(cls, orbits: Sequence[Orbit], layout: Layout) -> Orbits:
+        """`orbits` stacked, numbered in their order."""
         if not orbits:
             return cls.empty(layout)
         return cls(
@@ -102,6 +103,7 @@ class Orbits:
 
 
 def key(orbit: Orbit) -> bytes:
+    """What tells two orbits apart: all their maps."""
     return orbit.planes_map.tobytes() + orbit.vector_map.tobytes() + orbit.actions_map.tobytes()
 
 
