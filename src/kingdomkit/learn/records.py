@@ -86,7 +86,7 @@ class Records:
             np.zeros((0, p), np.float32),
             np.zeros((0, p), np.float32),
             np.zeros(0, INDEX),
-            Orbits.empty(layout),
+            Orbits.of([], layout),
         )
 
     def rows(self, part: slice) -> Records:
@@ -134,12 +134,10 @@ class Records:
             columns = {name: data[name] for name in COLUMNS if name in data.files}
             if "orbit" not in columns:  # written before records could be kept once
                 columns["orbit"] = np.full(len(columns["mask"]), -1, INDEX)
-                orbits = Orbits(
-                    *(
-                        np.zeros((0, 0, int(np.prod(columns[like].shape[1:]))), INDEX)
-                        for like in ("planes", "vector", "mask")
-                    )
+                sizes = (
+                    int(np.prod(columns[like].shape[1:])) for like in ("planes", "vector", "mask")
                 )
+                orbits = Orbits.empty(*sizes)
             else:
                 orbits = Orbits(*(data[f"orbits_{f.name}"] for f in fields(Orbits)))
         columns["planes"] = narrow_planes(columns["planes"])

@@ -53,24 +53,20 @@ class Orbits:
         return len(self.actions_map)
 
     @classmethod
-    def empty(cls, layout: Layout, images: int = 0) -> Orbits:
-        flat = layout.channels * layout.side * layout.side
+    def empty(cls, planes: int, features: int, actions: int) -> Orbits:
+        """No orbits, for records of `planes` plane cells, `features` and `actions`."""
         return cls(
-            np.zeros((0, images, flat), INDEX),
-            np.zeros((0, images, layout.features), INDEX),
-            np.zeros((0, images, layout.actions), INDEX),
+            np.zeros((0, 0, planes), INDEX),
+            np.zeros((0, 0, features), INDEX),
+            np.zeros((0, 0, actions), INDEX),
         )
 
     @classmethod
     def of(cls, orbits: Sequence[Orbit], layout: Layout) -> Orbits:
         """`orbits` stacked, numbered in their order."""
         if not orbits:
-            return cls.empty(layout)
-        return cls(
-            np.stack([o.planes_map for o in orbits]),
-            np.stack([o.vector_map for o in orbits]),
-            np.stack([o.actions_map for o in orbits]),
-        )
+            return cls.empty(layout.channels * layout.side**2, layout.features, layout.actions)
+        return stacked(orbits)
 
     def orbit(self, index: int) -> Orbit:
         return Orbit(self.planes_map[index], self.vector_map[index], self.actions_map[index])
@@ -94,12 +90,16 @@ class Orbits:
             where[i] = found
         if not added:
             return self, where
-        grown = Orbits(
-            np.concatenate([self.planes_map, np.stack([o.planes_map for o in added])]),
-            np.concatenate([self.vector_map, np.stack([o.vector_map for o in added])]),
-            np.concatenate([self.actions_map, np.stack([o.actions_map for o in added])]),
-        )
-        return grown, where
+        return stacked([*map(self.orbit, range(len(self))), *added]), where
+
+
+def stacked(orbits: Sequence[Orbit]) -> Orbits:
+    """`orbits` (at least one) stacked, numbered in their order."""
+    return Orbits(
+        np.stack([o.planes_map for o in orbits]),
+        np.stack([o.vector_map for o in orbits]),
+        np.stack([o.actions_map for o in orbits]),
+    )
 
 
 def key(orbit: Orbit) -> bytes:
