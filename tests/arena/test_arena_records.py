@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kingdomkit.arena.schedule import Tournament
-from kingdomkit.arena.store import CONFIG, FORMAT, GAMES, read_games
+from kingdomkit.arena.store import CONFIG, FORMAT, GAMES, read_games, stored
 from paths import DOCS
 
 RUNS = sorted(path.parent for path in (DOCS / "runs").glob(f"*/{CONFIG}"))
@@ -23,16 +23,11 @@ RUNS = sorted(path.parent for path in (DOCS / "runs").glob(f"*/{CONFIG}"))
 def tournament_of(run: Path) -> Tournament:
     config = json.loads((run / CONFIG).read_text(encoding="utf-8"))
     assert config["format"] == FORMAT
-    tournament = Tournament(
-        game=config["game"],
-        options=config["options"],
-        bots=tuple(config["bots"]),
-        opponents=tuple(config["opponents"]),
-        deals=config["deals"],
-        seed=config["seed"],
-        table=tuple(config.get("table", ())),
-    )
-    assert tournament.identity()["mode"] == config["mode"]
+    tournament = stored(run)
+    read = tournament.to_json()  # a run from before a setting existed has no line for it
+    assert {key: read[key] for key in config if key != "format"} == {
+        key: value for key, value in config.items() if key != "format"
+    }
     return tournament
 
 

@@ -62,6 +62,33 @@ def held(out: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
     return read_games(out / GAMES, tournament, cut=False)
 
 
+def stored(out: Path) -> Tournament:
+    """The tournament `out` holds, as its arena.json describes it: KingdomkitError if it holds
+    none or the file is not one."""
+    config = out / CONFIG
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise KingdomkitError(f"{out} holds no tournament ({CONFIG} is missing)") from None
+    except (OSError, ValueError) as error:
+        raise KingdomkitError(f"{config} is unreadable ({_reason(error)})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise KingdomkitError(f"{config} is not a kingdomkit tournament")
+    try:
+        return Tournament(
+            game=data["game"],
+            options=dict(data["options"]),
+            bots=tuple(data["bots"]),
+            opponents=tuple(data["opponents"]),
+            deals=int(data["deals"]),
+            seed=int(data["seed"]),
+            clock=data.get("clock", UNSTORED["clock"]),
+            table=tuple(data.get("table", ())),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise KingdomkitError(f"{config} is not a kingdomkit tournament ({error})") from None
+
+
 def _check_config(config: Path, tournament: Tournament) -> None:
     try:
         stored = json.loads(config.read_text(encoding="utf-8"))

@@ -238,7 +238,7 @@ def _print_results(results: Mapping[str, Any], out: Path, now: int, before: int)
     else:
         console.print(_matches_table(results["matches"]))
     if results.get("candidate_pairs"):  # a gauntlet's candidates, two by two
-        console.print(_candidates_table(results["candidate_pairs"]))
+        console.print(candidates_table(results["candidate_pairs"]))
     console.print(
         f"{results['games']} games ({now} played now, {before} before). Means ± 95% intervals "
         "over deals; ties share the win; margin = own score - best other score "
@@ -297,7 +297,7 @@ def _pairs_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
     return table
 
 
-def _candidates_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
+def candidates_table(pairs: Sequence[Mapping[str, Any]]) -> Table:
     """A gauntlet's candidates two by two against each opponent, deal by deal: how many more
     wins and points the first had than the second on the same deals and seats."""
     table = _table(

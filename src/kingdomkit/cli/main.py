@@ -14,6 +14,7 @@ from kingdomkit import __version__
 from kingdomkit.cli import (
     analyze,
     arena,
+    arena_compare,
     bench,
     loadtest,
     play,
@@ -36,6 +37,7 @@ COMMANDS = (
     analyze,
     bench,
     arena,
+    arena_compare,
     loadtest,
     screenshots,
 )
