@@ -60,6 +60,18 @@ def test_the_table_names_both_candidates(capsys: pytest.CaptureFixture[str], pla
     assert "-" in row.split("│")[6]  # random scores less than greedy on the same deals
 
 
+def test_no_deal_played_by_both_is_said_so(
+    capsys: pytest.CaptureFixture[str], played: Path, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    shutil.copyfile(played / "random" / "arena.json", empty / "arena.json")  # no game yet
+
+    assert compared(capsys, played / "greedy", empty) == []
+    assert main(["arena-compare", str(played / "greedy"), str(empty)]) == 0
+    assert "No deal was played whole by two candidates" in capsys.readouterr().out
+
+
 def test_the_mighty_duel_figure_docs_quote(capsys: pytest.CaptureFixture[str]) -> None:
     # docs/strength.md §8: batch=1 less batch=8, -0.5 points (-9.4 to +8.4), margin +0.7
     runs = DOCS / "runs"

@@ -5,7 +5,8 @@ Two settings of a bot are often measured in separate arenas against the same opp
 seed: the second on another day, or with other code. Their games are on the same deals in the
 same seats, so the comparison one gauntlet of both candidates makes (each one's win share and
 margin less the other's, deal by deal, with a t interval over the deals both played whole)
-holds for them too, and is much narrower than their two intervals side by side. `joined`
+holds for them too, and is narrower than their two intervals side by side wherever the
+deals' luck is shared. `joined`
 checks that the directories hold such gauntlets (same game, options, opponents, seed and
 clock; no candidate twice) and renumbers their games' line-ups into the joined schedule.
 """
