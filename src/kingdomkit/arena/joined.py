@@ -32,14 +32,16 @@ def joined(outs: Sequence[Path]) -> tuple[Tournament, list[Outcome]]:
     same deals."""
     parts = [(out, stored(out)) for out in outs]
     first_out, first = parts[0]
+    expected = first.identity()
     owner: dict[str, Path] = {}
     for out, tournament in parts:
         if tournament.mode != "gauntlet":
             raise KingdomkitError(
                 f"{out} holds a {tournament.mode}: only the candidates of gauntlets are compared"
             )
+        identity = tournament.identity()
         for name in SAME:
-            here, there = tournament.identity()[name], first.identity()[name]
+            here, there = identity[name], expected[name]
             if here != there:
                 raise KingdomkitError(
                     f"{out} and {first_out} are not played on the same deals ({name}: "

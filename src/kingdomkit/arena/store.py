@@ -55,10 +55,7 @@ def prepare(out: Path, tournament: Tournament, force: bool = False) -> dict[Game
 def held(out: Path, tournament: Tournament) -> dict[GameKey, Outcome]:
     """The games `out` holds for `tournament`, read without changing anything there (another
     process may be playing into it): KingdomkitError if it holds no tournament or another."""
-    config = out / CONFIG
-    if not config.exists():
-        raise KingdomkitError(f"{out} holds no tournament ({CONFIG} is missing)")
-    _check_config(config, tournament)
+    _check_config(out / CONFIG, tournament)  # a missing one: "holds no tournament"
     return read_games(out / GAMES, tournament, cut=False)
 
 
@@ -66,14 +63,7 @@ def stored(out: Path) -> Tournament:
     """The tournament `out` holds, as its arena.json describes it: KingdomkitError if it holds
     none or the file is not one."""
     config = out / CONFIG
-    try:
-        data = json.loads(config.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise KingdomkitError(f"{out} holds no tournament ({CONFIG} is missing)") from None
-    except (OSError, ValueError) as error:
-        raise KingdomkitError(f"{config} is unreadable ({_reason(error)})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise KingdomkitError(f"{config} is not a kingdomkit tournament")
+    data = _read_config(config)
     try:
         return Tournament(
             game=data["game"],
@@ -89,17 +79,23 @@ def stored(out: Path) -> Tournament:
         raise KingdomkitError(f"{config} is not a kingdomkit tournament ({error})") from None
 
 
-def _check_config(config: Path, tournament: Tournament) -> None:
+def _read_config(config: Path, advice: str = "") -> dict[str, Any]:
+    """arena.json's content, checked to be a tournament's; KingdomkitError (ending in
+    `advice`) if it is missing, unreadable or something else."""
     try:
-        stored = json.loads(config.read_text(encoding="utf-8"))
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        missing = f"{config.parent} holds no tournament ({CONFIG} is missing)"
+        raise KingdomkitError(missing) from None
     except (OSError, ValueError) as error:
-        raise KingdomkitError(
-            f"{config} is unreadable ({_reason(error)}); use another --out or --force"
-        ) from None
-    if not isinstance(stored, dict) or stored.get("format") != FORMAT:
-        raise KingdomkitError(
-            f"{config} is not a kingdomkit tournament; use another --out or --force"
-        )
+        raise KingdomkitError(f"{config} is unreadable ({_reason(error)}){advice}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise KingdomkitError(f"{config} is not a kingdomkit tournament{advice}")
+    return data
+
+
+def _check_config(config: Path, tournament: Tournament) -> None:
+    stored = _read_config(config, "; use another --out or --force")
     for name, value in tournament.identity().items():
         there = stored.get(name, UNSTORED.get(name))
         if there != value:
