@@ -138,11 +138,13 @@ def fit_bradley_terry(wins: Floats, prior: float = PRIOR_DRAWS) -> Floats:
     for _ in range(200):
         chances = 1.0 / (1.0 + np.exp(strengths[None, :] - strengths[:, None]))
         gradient = (wins - games * chances).sum(axis=1) - ridge * strengths
-        if float(np.abs(gradient).max()) < 1e-10 * (1.0 + float(games.sum())):
-            break
         curvature = games * chances * (1.0 - chances)
         hessian = curvature - np.diag(curvature.sum(axis=1) + ridge)
         step = np.linalg.solve(-hessian, gradient)
+        # Stop when the step promises no gain above rounding: near the top, a full step's
+        # likelihood can compare a hair lower by rounding alone, and halving it then crawls.
+        if float(gradient @ step) / 2 < 1e-12 * (1.0 + abs(current)):
+            break
         scale = 1.0
         while scale > 1e-12:
             candidate = strengths + scale * step
