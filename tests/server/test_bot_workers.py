@@ -1,13 +1,16 @@
 """A `kingdomkit serve` killed with SIGKILL while its bots play leaves no bot worker running
 on, on SQLite and on PostgreSQL (kingdomkit.core.workers); stopped with SIGTERM, it ends its
 workers and leaves nothing behind to report at exit. The bots' kernels are made ready at
-start in a process of their own, which ends then or with the server."""
+start in a process of their own, which ends then or with the server; a `kingdomkit worker`
+makes them ready at its start too."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,8 +19,9 @@ import pytest
 
 from kingdomkit.cli.main import main
 from kingdomkit.server.bots import prepare_playouts
+from postgres import PostgresServer
 from processes import DEATH_SECONDS, gone, started_workers, still_running, workers_of
-from serving import COMPILE_SECONDS, ServeProcess
+from serving import COMPILE_SECONDS, ServeProcess, stop
 
 HUMAN = {"kind": "human"}
 
@@ -107,6 +111,31 @@ def test_serve_makes_the_kernels_ready_at_start_in_a_process_that_then_ends(
         assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} kingdomkit.server INFO: ", line)
     finally:
         served.stop()
+
+
+def test_a_worker_makes_the_kernels_ready_at_start_too(
+    postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """`kingdomkit worker` without --lazy-kernels: its bots' first moves must not wait for a
+    compiler either, so it makes the kernels ready at start as serve does, and says so."""
+    log = tmp_path / "worker.log"
+    command = [sys.executable, "-m", "kingdomkit", *WORKER[:2], postgres.database()]
+    command += ["--bot-workers", "1", "--analysis-workers", "0"]
+    env = {**os.environ, "KINGDOMKIT_LAZY_KERNELS": "0"}
+    with open(log, "ab") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=output)
+    try:
+        deadline = time.monotonic() + COMPILE_SECONDS
+        games = "kingdomino, kingdoms, queendomino"
+        ready = f"kingdomkit.server INFO: bots' compiled playouts ready ({games})"
+        while ready not in log.read_text():
+            assert process.poll() is None, f"the worker ended: {log.read_text()!r}"
+            assert time.monotonic() < deadline, f"the log never said it: {log.read_text()!r}"
+            time.sleep(0.1)
+    finally:
+        stop(process)
+    assert process.returncode == 0, log.read_text()
+    assert "Traceback" not in log.read_text()
 
 
 def test_the_log_level_hides_the_lines_below_it(tmp_path: Path) -> None:
