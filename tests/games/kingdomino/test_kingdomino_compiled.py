@@ -7,20 +7,17 @@ policy and option set. Skipped when numba is not installed.
 
 from __future__ import annotations
 
-import pickle
 import random
-import sys
 from functools import cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from kingdomkit.bots import playouts as bot_playouts
+import kernel_reference as reference
+from kernel_reference import POLICIES, game_traces, sample_states
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.playouts import make_policy, playout
-from kingdomkit.core.driver import random_playout
-from kingdomkit.core.protocol import OptionError
 from kingdomkit.core.rng import SplitMix64
 from kingdomkit.games.kingdomino import kingdom as kd
 from kingdomkit.games.kingdomino.dominoes import DOMINOES
@@ -45,7 +42,6 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
     "middle-harmony": {"players": 4, "middle_kingdom": True, "harmony": True},
     "dynasty": {"players": 2, "dynasty": True, "middle_kingdom": True, "harmony": True},
 }
-POLICIES = ("random", "greedy", "epsilon-greedy", "player-greedy")
 
 
 @cache
@@ -59,83 +55,12 @@ def accelerator_for(name: str) -> Any:
     return accelerator
 
 
-def game_traces(game: Kingdomino, games: int, seed: int) -> list[list[KingdominoState]]:
-    """Every state met (the final one included) in `games` random games."""
-    rng = random.Random(seed)
-    traces = []
-    for _ in range(games):
-        trace: list[KingdominoState] = []
-
-        def keep(before: KingdominoState, _action: int, _after: KingdominoState) -> None:
-            trace.append(before)  # noqa: B023  (used before the loop moves on)
-
-        final = random_playout(game, rng, on_step=keep)
-        traces.append([*trace, final])
-    return traces
-
-
-def sample_states(
-    game: Kingdomino, count: int, seed: int, start: float = 0.0
-) -> list[KingdominoState]:
-    """`count` states from random games, each picked from `start` (a fraction) of its game on."""
-    rng = random.Random(seed)
-    states = []
-    for trace in game_traces(game, count, seed):
-        states.append(rng.choice(trace[int(start * len(trace)) :]))
-    return states
-
-
-def python_playouts(
-    game: Kingdomino, state: KingdominoState, policy: str, player: int, count: int, seed: int
-) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
-    """The reference: `count` playouts from one SplitMix64 stream."""
-    rng = SplitMix64(seed)
-    scores, returns = [], []
-    for _ in range(count):
-        final = playout(game, state, make_policy(policy, player, 0.25), rng)
-        scores.append(game.scores(final))
-        returns.append(game.returns(final))
-    return scores, returns
-
-
 def assert_same_playouts(
     name: str, state: KingdominoState, policy: str, player: int, count: int, seed: int
 ) -> None:
-    game = game_for(name)
-    scores, returns = accelerator_for(name).playouts(state, policy, player, 0.25, count, seed)
-    expected_scores, expected_returns = python_playouts(game, state, policy, player, count, seed)
-    assert [tuple(row) for row in scores] == expected_scores
-    assert [tuple(row) for row in returns] == expected_returns
-
-
-def test_off_switch_and_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Kingdomino({"players": 4})
-    assert compiled(game) is compiled(game) is not None
-    monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
-    assert compiled(Kingdomino({"players": 4})) is None
-
-
-def test_none_without_the_compiled_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An ImportError (numba or numpy missing) gives None, not a failure."""
-    monkeypatch.setitem(sys.modules, "kingdomkit.games.kingdomino.accelerator", None)
-    assert compiled(Kingdomino({"players": 3})) is None
-
-
-def test_the_kernel_numbers_the_bots_policies_by_their_place() -> None:
-    """The compiled policies' codes are the places of their names in the bots' list, which
-    is where the accelerator looks a name up."""
-    from kingdomkit.games.kingdomino import playouts as kp
-
-    codes = (kp.RANDOM, kp.GREEDY, kp.EPSILON_GREEDY, kp.PLAYER_GREEDY)
-    assert [bot_playouts.POLICIES[code] for code in codes] == list(POLICIES)
-
-
-def test_bad_policy_settings() -> None:
-    game = game_for("4p")
-    with pytest.raises(OptionError, match="unknown playout policy"):
-        accelerator_for("4p").playouts(game.initial_state(), "clever", 0, 0.25, 1, 0)
-    with pytest.raises(OptionError, match="epsilon"):
-        accelerator_for("4p").playouts(game.initial_state(), "epsilon-greedy", 0, 1.5, 1, 0)
+    reference.assert_same_playouts(
+        game_for(name), accelerator_for(name), state, policy, player, count, seed
+    )
 
 
 @pytest.mark.parametrize("name", ["2p", "mighty-duel"])
@@ -225,7 +150,7 @@ def test_random_games_match(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_random_playouts_match_from_every_phase(name: str) -> None:
     game = game_for(name)
-    states = sample_states(game, 40, 11)
+    states = sample_states(game_traces(game, 40, 11), 11)
     states.append(game_traces(game, 1, 12)[0][-1])
     phases = {state.phase for state in states}
     assert {DRAW, PLACE, CLAIM, OVER} <= phases
@@ -240,7 +165,7 @@ def test_random_playouts_match_from_every_phase(name: str) -> None:
 def test_policy_playouts_match(name: str, policy: str) -> None:
     """Greedy playouts are slow in Python: a few, from the later part of games."""
     game = game_for(name)
-    for index, state in enumerate(sample_states(game, 6, 17, 0.3)):
+    for index, state in enumerate(sample_states(game_traces(game, 6, 17), 17, 0.3)):
         assert_same_playouts(name, state, policy, index % game.num_players, 2, 100 + index)
 
 
@@ -264,27 +189,3 @@ def test_dynasty_boundary_greedy() -> None:
         assert boundary
         for offset, state in enumerate(boundary[-2:]):
             assert_same_playouts("dynasty", state, "greedy", offset, 2, offset)
-
-
-def test_a_pickled_game_leaves_its_kernel_behind() -> None:
-    game = Kingdomino({"players": 2})
-    assert compiled(game) is not None
-    copy = pickle.loads(pickle.dumps(game))
-    assert "playouts" not in copy.__dict__.get("_capabilities", {})
-    assert compiled(copy) is not None and copy.options == game.options
-
-
-def test_the_kernel_refuses_to_load_under_other_rules() -> None:
-    """The kernel mirrors one rules version, checked when it is imported: rules changed
-    without it stop it loading rather than let it play the old rules."""
-    import subprocess
-    import sys
-
-    code = (
-        "from kingdomkit.games.kingdomino.rules import Kingdomino\n"
-        "Kingdomino.version += 1\n"
-        "import kingdomkit.games.kingdomino.kernel\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode != 0
-    assert "mirrors rules version 1, not 2" in done.stderr

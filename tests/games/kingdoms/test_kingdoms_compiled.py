@@ -8,25 +8,18 @@ for every policy and option set. Skipped when numba is not installed.
 
 from __future__ import annotations
 
-import pickle
 import random
-import subprocess
-import sys
 from functools import cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from kingdomkit.bots import TreeBot, make_bot
-from kingdomkit.bots import playouts as bot_playouts
+import kernel_reference as reference
+from kernel_reference import POLICIES, game_traces, moves, sample_states
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.playouts import make_policy, playout
-from kingdomkit.bots.rollout import Simulator
-from kingdomkit.bots.tree import Search
-from kingdomkit.core.driver import random_playout
-from kingdomkit.core.protocol import CHANCE, OptionError
 from kingdomkit.core.rng import SplitMix64
 from kingdomkit.games.kingdoms.rules import (
     DEAL,
@@ -65,7 +58,6 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
         "score_as_you_go": True,
     },
 }
-POLICIES = ("random", "greedy", "epsilon-greedy", "player-greedy")
 
 
 @cache
@@ -79,85 +71,12 @@ def accelerator_for(name: str) -> Any:
     return accelerator
 
 
-def game_traces(game: Kingdoms, games: int, seed: int) -> list[list[KingdomsState]]:
-    """Every state met (the final one included) in `games` random games."""
-    rng = random.Random(seed)
-    traces = []
-    for _ in range(games):
-        trace: list[KingdomsState] = []
-
-        def keep(before: KingdomsState, _action: int, _after: KingdomsState) -> None:
-            trace.append(before)  # noqa: B023  (used before the loop moves on)
-
-        final = random_playout(game, rng, on_step=keep)
-        traces.append([*trace, final])
-    return traces
-
-
-def sample_states(game: Kingdoms, count: int, seed: int, start: float = 0.0) -> list[KingdomsState]:
-    """`count` states from random games, each picked from `start` (a fraction) of its game on."""
-    rng = random.Random(seed)
-    return [
-        rng.choice(trace[int(start * len(trace)) :]) for trace in game_traces(game, count, seed)
-    ]
-
-
-def moves(game: Kingdoms, state: KingdomsState) -> list[int]:
-    """The decisions or the chance outcomes of `state`."""
-    if game.current_player(state) == CHANCE:
-        return [outcome for outcome, _ in game.chance_outcomes(state)]
-    return list(game.legal_actions(state))
-
-
-def python_playouts(
-    game: Kingdoms, state: KingdomsState, policy: str, player: int, count: int, seed: int
-) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
-    """The reference: `count` playouts from one SplitMix64 stream."""
-    rng = SplitMix64(seed)
-    scores, returns = [], []
-    for _ in range(count):
-        final = playout(game, state, make_policy(policy, player, 0.25), rng)
-        scores.append(game.scores(final))
-        returns.append(game.returns(final))
-    return scores, returns
-
-
 def assert_same_playouts(
     name: str, state: KingdomsState, policy: str, player: int, count: int, seed: int
 ) -> None:
-    game = game_for(name)
-    scores, returns = accelerator_for(name).playouts(state, policy, player, 0.25, count, seed)
-    expected_scores, expected_returns = python_playouts(game, state, policy, player, count, seed)
-    assert [tuple(row) for row in scores] == expected_scores
-    assert [tuple(row) for row in returns] == expected_returns
-
-
-def test_off_switch_and_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Kingdoms({"players": 4})
-    assert compiled(game) is compiled(game) is not None
-    monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
-    assert compiled(Kingdoms({"players": 4})) is None
-
-
-def test_none_without_the_compiled_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An ImportError (numba or numpy missing) gives None, not a failure."""
-    monkeypatch.setitem(sys.modules, "kingdomkit.games.kingdoms.accelerator", None)
-    assert compiled(Kingdoms({"players": 3})) is None
-
-
-def test_the_kernel_numbers_the_bots_policies_by_their_place() -> None:
-    from kingdomkit.games.kingdoms import kernel as kn
-
-    codes = (kn.RANDOM, kn.GREEDY, kn.EPSILON_GREEDY, kn.PLAYER_GREEDY)
-    assert [bot_playouts.POLICIES[code] for code in codes] == list(POLICIES)
-
-
-def test_bad_policy_settings() -> None:
-    state = game_for("4p").initial_state()
-    with pytest.raises(OptionError, match="unknown playout policy"):
-        accelerator_for("4p").playouts(state, "clever", 0, 0.25, 1, 0)
-    with pytest.raises(OptionError, match="epsilon"):
-        accelerator_for("4p").playouts(state, "epsilon-greedy", 0, 1.5, 1, 0)
+    reference.assert_same_playouts(
+        game_for(name), accelerator_for(name), state, policy, player, count, seed
+    )
 
 
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
@@ -214,7 +133,7 @@ def test_random_games_match(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_random_playouts_match_from_every_phase(name: str) -> None:
     game = game_for(name)
-    states = sample_states(game, 30, 11)
+    states = sample_states(game_traces(game, 30, 11), 11)
     states.append(game_traces(game, 1, 12)[0][-1])
     assert OVER in {state.phase for state in states}
     for index, state in enumerate(states):
@@ -226,7 +145,7 @@ def test_random_playouts_match_from_every_phase(name: str) -> None:
 def test_policy_playouts_match(name: str, policy: str) -> None:
     """Greedy playouts are slow in Python: a few, from the later part of games."""
     game = game_for(name)
-    for index, state in enumerate(sample_states(game, 4, 17, 0.4)):
+    for index, state in enumerate(sample_states(game_traces(game, 4, 17), 17, 0.4)):
         assert_same_playouts(name, state, policy, index % game.num_players, 2, 100 + index)
 
 
@@ -246,48 +165,10 @@ def test_playouts_match_from_views(name: str) -> None:
     """From a view (hidden tiles), the kernel plays as the Python engine does; search bots
     resample first, so this is the engine's behaviour, kept the same."""
     game = game_for(name)
-    for index, state in enumerate(sample_states(game, 12, 23)):
+    for index, state in enumerate(sample_states(game_traces(game, 12, 23), 23)):
         view = game.view(state, index % game.num_players)
         for policy in ("random", "greedy"):
             assert_same_playouts(name, view, policy, index % game.num_players, 2, index)
-
-
-def test_the_search_bots_play_out_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`mcts` and `flat-mc` find the kernel through the game's shape and play their
-    playouts on it, to the end (no depth cut)."""
-    game = Kingdoms({"players": 3})
-    kernel = compiled(game)
-    assert kernel is not None
-    assert Simulator(game, 0, "auto", 0.25, "wdl").kernel is kernel
-    bot = make_bot("mcts:playouts=5")
-    assert isinstance(bot, TreeBot)
-    search = Search(game, 0, bot.config, None)
-    assert search.sim.kernel is kernel and search.sim.depth is None
-    calls: list[int] = []
-    original = type(kernel).playouts
-
-    def counted(self: Any, state: Any, *args: Any) -> Any:
-        calls.append(1)
-        return original(self, state, *args)
-
-    monkeypatch.setattr(type(kernel), "playouts", counted)
-    rng = random.Random(2)
-    state = game.initial_state()
-    while game.current_player(state) < 0:
-        state = game.apply(state, game.sample_chance(state, rng))
-    for spec in ("mcts:playouts=12", "flat-mc:playouts=12"):
-        before = len(calls)
-        action = make_bot(spec).act(game, state, random.Random(1))
-        assert action in game.legal_actions(state)
-        assert len(calls) > before, spec
-
-
-def test_a_pickled_game_leaves_its_kernel_behind() -> None:
-    game = Kingdoms({"players": 2})
-    assert compiled(game) is not None
-    copy = pickle.loads(pickle.dumps(game))
-    assert "playouts" not in copy.__dict__.get("_capabilities", {})
-    assert compiled(copy) is not None and copy.options == game.options
 
 
 def test_the_arrays_keep_a_state_whole() -> None:
@@ -297,14 +178,3 @@ def test_the_arrays_keep_a_state_whole() -> None:
         st = accelerator.state_arrays(state)
         assert st.dtype == np.int64
         assert accelerator.state_from_arrays(st) == state._replace(placed=(), past=())
-
-
-def test_the_kernel_refuses_to_load_under_other_rules() -> None:
-    code = (
-        "from kingdomkit.games.kingdoms.rules import Kingdoms\n"
-        "Kingdoms.version += 1\n"
-        "import kingdomkit.games.kingdoms.kernel\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode != 0
-    assert "mirrors rules version 1, not 2" in done.stderr

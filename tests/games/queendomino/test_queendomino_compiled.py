@@ -9,26 +9,20 @@ Skipped when numba is not installed.
 
 from __future__ import annotations
 
-import pickle
 import random
-import subprocess
-import sys
 from functools import cache
 from typing import Any
 
 import numpy as np
 import pytest
 
-from kingdomkit.bots import TreeBot, make_bot
-from kingdomkit.bots import playouts as bot_playouts
+import kernel_reference as reference
+from kernel_reference import POLICIES, game_traces, moves, python_playouts, sample_states
 from kingdomkit.bots.compiled import compiled
 from kingdomkit.bots.greedy import greedy_action
 from kingdomkit.bots.heuristics import heuristics
 from kingdomkit.bots.playouts import make_policy, playout
-from kingdomkit.bots.rollout import Simulator
-from kingdomkit.bots.tree import Search
 from kingdomkit.core.driver import random_playout
-from kingdomkit.core.protocol import CHANCE, OptionError
 from kingdomkit.core.rng import SplitMix64
 from kingdomkit.games.queendomino.rules import (
     BOARD,
@@ -58,7 +52,6 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
     "teams-6p": {"players": 6, "royal_wedding": True, "teams": True},
     "teams-8p": {"players": 8, "royal_wedding": True, "teams": True},
 }
-POLICIES = ("random", "greedy", "epsilon-greedy", "player-greedy")
 
 
 @cache
@@ -73,86 +66,17 @@ def accelerator_for(name: str) -> Any:
 
 
 @cache
-def game_traces(name: str, games: int, seed: int) -> tuple[tuple[QueendominoState, ...], ...]:
-    """Every state met (the final one included) in `games` random games."""
-    game = game_for(name)
-    rng = random.Random(seed)
-    traces = []
-    for _ in range(games):
-        trace: list[QueendominoState] = []
-
-        def keep(before: QueendominoState, _action: int, _after: QueendominoState) -> None:
-            trace.append(before)  # noqa: B023  (used before the loop moves on)
-
-        final = random_playout(game, rng, on_step=keep)
-        traces.append((*trace, final))
-    return tuple(traces)
-
-
-def sample_states(name: str, count: int, seed: int, start: float = 0.0) -> list[QueendominoState]:
-    """`count` states from random games, each picked from `start` (a fraction) of its game on."""
-    rng = random.Random(seed)
-    return [
-        rng.choice(trace[int(start * len(trace)) :]) for trace in game_traces(name, count, seed)
-    ]
-
-
-def moves(game: Queendomino, state: QueendominoState) -> list[int]:
-    """The decisions or the chance outcomes of `state`."""
-    if game.current_player(state) == CHANCE:
-        return [outcome for outcome, _ in game.chance_outcomes(state)]
-    return list(game.legal_actions(state))
-
-
-def python_playouts(
-    game: Queendomino, state: QueendominoState, policy: str, player: int, count: int, seed: int
-) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
-    """The reference: `count` playouts from one SplitMix64 stream."""
-    rng = SplitMix64(seed)
-    scores, returns = [], []
-    for _ in range(count):
-        final = playout(game, state, make_policy(policy, player, 0.25), rng)
-        scores.append(game.scores(final))
-        returns.append(game.returns(final))
-    return scores, returns
+def traces_of(name: str, games: int, seed: int) -> tuple[tuple[QueendominoState, ...], ...]:
+    """Every state met in `games` random games (kept: Queendomino's are slow to play)."""
+    return tuple(tuple(trace) for trace in game_traces(game_for(name), games, seed))
 
 
 def assert_same_playouts(
     name: str, state: QueendominoState, policy: str, player: int, count: int, seed: int
 ) -> None:
-    game = game_for(name)
-    scores, returns = accelerator_for(name).playouts(state, policy, player, 0.25, count, seed)
-    expected_scores, expected_returns = python_playouts(game, state, policy, player, count, seed)
-    assert [tuple(row) for row in scores] == expected_scores
-    assert [tuple(row) for row in returns] == expected_returns
-
-
-def test_off_switch_and_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Queendomino({"players": 4})
-    assert compiled(game) is compiled(game) is not None
-    monkeypatch.setenv("KINGDOMKIT_COMPILED", "0")
-    assert compiled(Queendomino({"players": 4})) is None
-
-
-def test_none_without_the_compiled_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An ImportError (numba or numpy missing) gives None, not a failure."""
-    monkeypatch.setitem(sys.modules, "kingdomkit.games.queendomino.accelerator", None)
-    assert compiled(Queendomino({"players": 3})) is None
-
-
-def test_the_kernel_numbers_the_bots_policies_by_their_place() -> None:
-    from kingdomkit.games.queendomino import kernel as kn
-
-    codes = (kn.RANDOM, kn.GREEDY, kn.EPSILON_GREEDY, kn.PLAYER_GREEDY)
-    assert [bot_playouts.POLICIES[code] for code in codes] == list(POLICIES)
-
-
-def test_bad_policy_settings() -> None:
-    state = game_for("4p").initial_state()
-    with pytest.raises(OptionError, match="unknown playout policy"):
-        accelerator_for("4p").playouts(state, "clever", 0, 0.25, 1, 0)
-    with pytest.raises(OptionError, match="epsilon"):
-        accelerator_for("4p").playouts(state, "epsilon-greedy", 0, 1.5, 1, 0)
+    reference.assert_same_playouts(
+        game_for(name), accelerator_for(name), state, policy, player, count, seed
+    )
 
 
 def assert_same_arrays(got: Any, expected: Any, why: Any) -> None:
@@ -168,7 +92,7 @@ def test_legal_actions_apply_and_values_match(name: str) -> None:
     game = game_for(name)
     accelerator = accelerator_for(name)
     rng = random.Random(31)
-    states = [state for trace in game_traces(name, 3, 17) for state in trace]
+    states = [state for trace in traces_of(name, 3, 17) for state in trace]
     phases = {state.phase for state in states}
     assert {BOARD, DRAW, ORDER, CLAIM, PLACE, TAX, BUILD, SITE, DRAGON, OVER} <= phases
     legal = accelerator.legal_lists(states)
@@ -199,7 +123,7 @@ def test_greedy_actions_match(name: str) -> None:
     """The greedy action of every decision of a random game (through the rest of the
     turn: knights after a placement, a square after a building), ties from one stream."""
     game = game_for(name)
-    states = [state for state in game_traces(name, 1, 5)[0] if game.current_player(state) >= 0]
+    states = [state for state in traces_of(name, 1, 5)[0] if game.current_player(state) >= 0]
     rng = SplitMix64(99)
     expected = [greedy_action(game, state, rng) for state in states]
     assert accelerator_for(name).greedy_actions(states, 99) == expected
@@ -218,8 +142,8 @@ def test_random_games_match(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_random_playouts_match_from_every_phase(name: str) -> None:
     game = game_for(name)
-    states = sample_states(name, 12, 11)
-    states.append(game_traces(name, 1, 12)[0][-1])
+    states = sample_states(traces_of(name, 12, 11), 11)
+    states.append(traces_of(name, 1, 12)[0][-1])
     assert OVER in {state.phase for state in states}
     for index, state in enumerate(states):
         assert_same_playouts(name, state, "random", index % game.num_players, 3, index)
@@ -230,7 +154,7 @@ def test_random_playouts_match_from_every_phase(name: str) -> None:
 def test_policy_playouts_match(name: str, policy: str) -> None:
     """Greedy playouts are slow in Python: a few, from the later part of games."""
     game = game_for(name)
-    for index, state in enumerate(sample_states(name, 3, 17, 0.6)):
+    for index, state in enumerate(sample_states(traces_of(name, 3, 17), 17, 0.6)):
         assert_same_playouts(name, state, policy, index % game.num_players, 2, 100 + index)
 
 
@@ -243,55 +167,6 @@ def test_greedy_playouts_match_from_the_first_decision(name: str) -> None:
     while game.current_player(state) < 0:
         state = game.apply(state, game.sample_chance(state, rng))
     assert_same_playouts(name, state, "greedy", game.current_player(state), 1, 7)
-
-
-def test_the_search_bots_play_out_on_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`mcts` and `flat-mc` find the kernel through the game's shape and play their
-    playouts on it, to the end (no depth cut), with 2 players too."""
-    game = Queendomino({"players": 2})
-    kernel = compiled(game)
-    assert kernel is not None
-    assert Simulator(game, 0, "auto", 0.25, "wdl").kernel is kernel
-    bot = make_bot("mcts:playouts=5")
-    assert isinstance(bot, TreeBot)
-    search = Search(game, 0, bot.config, None)
-    assert search.sim.kernel is kernel and search.sim.depth is None
-    calls: list[int] = []
-    original = type(kernel).playouts
-
-    def counted(self: Any, state: Any, *args: Any) -> Any:
-        calls.append(1)
-        return original(self, state, *args)
-
-    monkeypatch.setattr(type(kernel), "playouts", counted)
-    rng = random.Random(2)
-    state = game.initial_state()
-    while game.current_player(state) < 0:
-        state = game.apply(state, game.sample_chance(state, rng))
-    for spec in ("mcts:playouts=12", "flat-mc:playouts=12"):
-        before = len(calls)
-        action = make_bot(spec).act(game, state, random.Random(1))
-        assert action in game.legal_actions(state)
-        assert len(calls) > before, spec
-
-
-def test_a_pickled_game_leaves_its_kernel_behind() -> None:
-    game = Queendomino({"players": 2})
-    assert compiled(game) is not None
-    copy = pickle.loads(pickle.dumps(game))
-    assert "playouts" not in copy.__dict__.get("_capabilities", {})
-    assert compiled(copy) is not None and copy.options == game.options
-
-
-def test_the_kernel_refuses_to_load_under_other_rules() -> None:
-    code = (
-        "from kingdomkit.games.queendomino.rules import Queendomino\n"
-        "Queendomino.version += 1\n"
-        "import kingdomkit.games.queendomino.kernel\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode != 0
-    assert "mirrors rules version 2, not 3" in done.stderr
 
 
 def test_a_given_building_table(tmp_path: Any) -> None:
@@ -337,5 +212,5 @@ def test_a_given_building_table(tmp_path: Any) -> None:
         expected = [greedy_action(game, state, stream) for state in decisions]
         assert accelerator.greedy_actions(decisions, 5) == expected
         scores, _ = accelerator.playouts(decisions[len(decisions) // 2], "greedy", 0, 0.25, 2, 9)
-        reference, _ = python_playouts(game, decisions[len(decisions) // 2], "greedy", 0, 2, 9)
-        assert [tuple(row) for row in scores] == reference
+        in_python, _ = python_playouts(game, decisions[len(decisions) // 2], "greedy", 0, 2, 9)
+        assert [tuple(row) for row in scores] == in_python
