@@ -118,6 +118,34 @@ def test_resume_plays_only_the_missing_games(finished: Path, tmp_path: Path) -> 
     assert len(lines) == 54 and all(json.loads(line) for line in lines)
 
 
+def test_a_games_file_replaced_during_a_run_gets_the_games_that_follow(
+    finished: Path, tmp_path: Path
+) -> None:
+    """A checkout or `git stash` replaces games.jsonl under a running arena (a new file at the
+    path, the old one deleted). The games after that must go to the file at the path, not to
+    the deleted one, where nothing could read them."""
+    out = tmp_path / "replaced"
+    out.mkdir()
+    shutil.copy(finished / "arena.json", out / "arena.json")
+    setup = Tournament(
+        "kingdomino", {"players": 3}, ("random", "greedy-placement", "greedy"), deals=3, seed=2
+    )
+    games = out / "games.jsonl"
+
+    def replacing(scheduled: Sequence[ScheduledGame]) -> Iterator[Outcome]:
+        for number, outcome in enumerate(run_serial("kingdomino", {"players": 3}, scheduled)):
+            if number == 10:  # ten games are on disk: the file is put back as it was
+                kept = games.read_text(encoding="utf-8")
+                games.unlink()
+                games.write_text(kept, encoding="utf-8")
+            yield outcome
+
+    results = play_tournament(setup, out, replacing)
+    lines = games.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 54 == results["games"]
+    assert results == json.loads((finished / "results.json").read_text("utf-8"))
+
+
 def test_so_far_reports_the_whole_deals_and_leaves_the_games_as_they_are(
     capsys: pytest.CaptureFixture[str], finished: Path, tmp_path: Path
 ) -> None:

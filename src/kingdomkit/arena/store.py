@@ -143,22 +143,29 @@ def _check_scheduled(outcome: Outcome, tournament: Tournament) -> None:
 
 
 class GameLog:
-    """games.jsonl opened for appending: every outcome is on disk before the next one."""
+    """games.jsonl, appended to: every outcome is on disk before the next one. The file is
+    opened anew for each game, so that one replaced while a run goes on (by a checkout, a
+    stash, a copy put back) gets the next games; a file kept open would send them to the
+    replaced one, which nothing can read once it is closed."""
 
     def __init__(self, out: Path) -> None:
         self.path = out / GAMES
+        self._opened().close()  # a place that cannot be written is said at once
+
+    def _opened(self) -> IO[str]:
         try:
-            self.file: IO[str] = self.path.open("a", encoding="utf-8")
+            return self.path.open("a", encoding="utf-8")
         except OSError as error:
             raise KingdomkitError(f"cannot write {self.path}: {_reason(error)}") from None
 
     def append(self, outcome: Outcome) -> None:
-        self.file.write(outcome.to_line())
-        self.file.flush()
-        os.fsync(self.file.fileno())
+        with self._opened() as file:
+            file.write(outcome.to_line())
+            file.flush()
+            os.fsync(file.fileno())
 
     def close(self) -> None:
-        self.file.close()
+        """Nothing is held open between games (the class card)."""
 
     def __enter__(self) -> GameLog:
         return self
