@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any
 
 from kingdomkit.arena.outcome import Outcome
@@ -163,20 +162,6 @@ class GameLog:
             file.write(outcome.to_line())
             file.flush()
             os.fsync(file.fileno())
-
-    def close(self) -> None:
-        """Nothing is held open between games (the class card)."""
-
-    def __enter__(self) -> GameLog:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def write_text(path: Path, text: str) -> None:

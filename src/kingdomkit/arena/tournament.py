@@ -47,18 +47,18 @@ def play_tournament(
     if on_start is not None:
         on_start(len(missing), tournament.total_games)
     if missing:
-        with GameLog(out) as log:
-            games = play(missing)
-            try:
-                for outcome in games:
-                    log.append(outcome)
-                    done[outcome.key] = outcome
-                    if on_game is not None:
-                        on_game(outcome)
-            finally:
-                close = getattr(games, "close", None)
-                if close is not None:
-                    close()
+        log = GameLog(out)
+        games = play(missing)
+        try:
+            for outcome in games:
+                log.append(outcome)
+                done[outcome.key] = outcome
+                if on_game is not None:
+                    on_game(outcome)
+        finally:
+            close = getattr(games, "close", None)
+            if close is not None:
+                close()
     return _report(tournament, out, list(done.values()), resamples)
 
 
