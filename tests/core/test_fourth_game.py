@@ -72,6 +72,9 @@ def test_every_bot_plays_it(registered: None, bot: str) -> None:
     assert replay_record(record).final_state == played.final_state
 
 
+# PettingZoo's checker warns about dict observations, which are what we mean to give.
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning")
 def test_the_pettingzoo_environment_plays_it(registered: None) -> None:
     import kingdomkit.rl as rl
 
@@ -141,30 +144,32 @@ def test_a_whole_game_on_the_server_with_the_text_board(tmp_path: Path) -> None:
     served = ServeProcess(tmp_path, env={"PYTHONPATH": with_plugins()})
     served.start()
     try:
-        ann = httpx2.Client(base_url=served.url, timeout=30)
-        games = ann.get("/api/games").json()
-        assert "dominoduel" in [entry["game"] for entry in games]
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]
-        made = ann.post("/api/tables", json={"game": "dominoduel", "seats": seats, "name": "Ann"})
-        assert made.status_code == 201, made.text
-        table = made.json()["table"]
-        while True:
-            view = ann.get(f"/api/tables/{table}").json()
-            if view["status"] == "finished":
-                break
-            if view["to_act"] != 0:
-                time.sleep(0.05)  # the bot is moving
-                continue
-            assert "On offer:" in view["board"]  # the text board: the game's own picture
-            move = view["legal"][0]
-            assert move["label"].startswith("take ")
-            sent = ann.post(
-                f"/api/tables/{table}/actions",
-                json={"action": move["id"], "version": view["version"]},
+        with httpx2.Client(base_url=served.url, timeout=30) as ann:
+            games = ann.get("/api/games").json()
+            assert "dominoduel" in [entry["game"] for entry in games]
+            seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]
+            made = ann.post(
+                "/api/tables", json={"game": "dominoduel", "seats": seats, "name": "Ann"}
             )
-            assert sent.status_code == 200, sent.text
-        record = ann.get(f"/api/tables/{table}/record").json()
-        assert record["game"] == "dominoduel" and len(record["events"]) == 20
-        assert view["result"]["scores"] == record["result"]["scores"]
+            assert made.status_code == 201, made.text
+            table = made.json()["table"]
+            while True:
+                view = ann.get(f"/api/tables/{table}").json()
+                if view["status"] == "finished":
+                    break
+                if view["to_act"] != 0:
+                    time.sleep(0.05)  # the bot is moving
+                    continue
+                assert "On offer:" in view["board"]  # the text board: the game's own picture
+                move = view["legal"][0]
+                assert move["label"].startswith("take ")
+                sent = ann.post(
+                    f"/api/tables/{table}/actions",
+                    json={"action": move["id"], "version": view["version"]},
+                )
+                assert sent.status_code == 200, sent.text
+            record = ann.get(f"/api/tables/{table}/record").json()
+            assert record["game"] == "dominoduel" and len(record["events"]) == 20
+            assert view["result"]["scores"] == record["result"]["scores"]
     finally:
         served.stop()
