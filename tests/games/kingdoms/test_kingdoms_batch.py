@@ -1,12 +1,14 @@
-"""The batched Kingdoms simulator and the vector environment on it: every game of a batch is
-played step for step beside the reference engine (the same SplitMix64 stream, the same learner
-actions, the bots' Python policies) and must show the same observation (the Python encoder's,
-from the observer's view: hidden tiles never show), mask, rewards and scores at every step,
-over whole episodes, for 2, 3 and 4 players and every option. Skipped without numba."""
+"""The batched Kingdoms simulator: every game of a batch is played step for step beside the
+reference engine (batch_reference.py: the same SplitMix64 stream, the same learner actions,
+the bots' Python policies) and must show the same observation (the Python encoder's, from the
+observer's view: hidden tiles never show), mask, rewards and scores at every step, over whole
+episodes, for 2, 3 and 4 players and every option. Its vector env: test_vector_envs.py.
+Skipped without numba."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,95 +16,10 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
-import gymnasium
-import numpy as np
+from batch_reference import ReferenceGame, play_beside_reference
 
-import kingdomkit.rl  # noqa: F401  (registers the ids)
-from batch_reference import ReferenceGame
-from kingdomkit.core.protocol import TERMINAL, OptionError
-from kingdomkit.core.registry import make_game
-from kingdomkit.rl.adapter import final_rewards
-from kingdomkit.rl.batch import batch_simulator
-from kingdomkit.rl.observation import observer as observer_of
-from kingdomkit.rl.vector import KingdomkitVectorEnv
-
-
-def play_beside_reference(
-    options: dict[str, Any],
-    opponents: Sequence[str] | None,
-    seat: int | None,
-    reward: str,
-    steps: int,
-    games: int = 4,
-    illegal_every: int = 0,
-) -> tuple[int, set[int]]:
-    """Steps a batch and its reference games with random learner actions (one in
-    `illegal_every` illegal) and checks every output; returns the episodes finished and the
-    hidden-tile counters seen (so that a test knows a drawn tile was hidden)."""
-    game = make_game("kingdoms", options)
-    batch = batch_simulator(game, games, opponents, seat, reward, -3.0)
-    assert batch is not None
-    seeds = [2000 + i for i in range(games)]
-    out = batch.reset(seeds)
-    references = [ReferenceGame(game, seed, opponents, seat) for seed in seeds]
-    rng = np.random.default_rng(sum(seeds))
-    encoder = observer_of(game)
-    finished = 0
-    hidden: set[int] = set()
-    illegal_ends = 0
-    for step in range(steps):
-        for i, reference in enumerate(references):
-            observer = reference.observer()
-            assert out.player[i] == observer
-            assert out.seat[i] == reference.seat
-            expected = encoder.observe(reference.state, observer)
-            for name, array in expected.items():
-                got = out.observation[name][i]
-                assert got.dtype == array.dtype and got.tobytes() == array.tobytes(), (
-                    step,
-                    i,
-                    name,
-                )
-            tiles, counters = out.observation["tiles"][i], out.observation["counters"][i]
-            hidden.add(int(tiles[2].sum()) - int(counters[7]))
-            assert np.array_equal(out.action_mask[i], reference.expected_mask()), (step, i)
-        actions = []
-        for i, reference in enumerate(references):
-            legal = np.flatnonzero(out.action_mask[i])
-            if reference.ended:
-                actions.append(int(rng.integers(game.num_actions)))  # ignored: a new episode
-            elif illegal_every and rng.integers(illegal_every) == 0:
-                illegal = np.flatnonzero(out.action_mask[i] == 0)
-                actions.append(int(rng.choice(illegal)))
-            else:
-                actions.append(int(rng.choice(legal)))
-        out = batch.step(np.array(actions))
-        for i, reference in enumerate(references):
-            if reference.ended:
-                reference.start()
-                assert not out.terminated[i] and out.reward[i] == 0.0
-                continue
-            action = actions[i]
-            reference.actor = game.current_player(reference.state)
-            if action not in game.legal_actions(reference.state):
-                assert out.terminated[i] and out.illegal[i] and out.reward[i] == -3.0
-                reference.ended = True
-                illegal_ends += 1
-                continue
-            reference.state = game.apply(reference.state, action)
-            reference.advance()
-            over = game.current_player(reference.state) == TERMINAL
-            assert out.terminated[i] == over and not out.illegal[i]
-            if over:
-                rewards = final_rewards(game, reference.state, reward)
-                assert out.rewards[i].tolist() == rewards
-                assert out.scores[i].tolist() == list(game.scores(reference.state))
-                assert out.reward[i] == rewards[reference.actor]
-                reference.ended = True
-                finished += 1
-            else:
-                assert out.reward[i] == 0.0 and not out.rewards[i].any()
-    return finished + illegal_ends, hidden
+# Four Kingdoms games beside the reference.
+play = partial(play_beside_reference, "kingdoms", games=4, seed_base=2000)
 
 
 CASES = [
@@ -128,71 +45,20 @@ CASES = [
 def test_batch_plays_the_reference_games(
     options: dict[str, Any], opponents: list[str] | None, seat: int | None, reward: str, steps: int
 ) -> None:
-    ended, hidden = play_beside_reference(options, opponents, seat, reward, steps)
-    assert ended >= 4  # whole episodes, and the next ones started from the same streams
+    hidden: set[int] = set()
+
+    def count_hidden(_reference: ReferenceGame, observation: Mapping[str, Any]) -> None:
+        # The supply shown (tiles[2]) against its size (counters[7]): apart where tiles hide.
+        tiles, counters = observation["tiles"], observation["counters"]
+        hidden.add(int(tiles[2].sum()) - int(counters[7]))
+
+    played = play(options, opponents, seat, reward, steps, watch=count_hidden)
+    assert played.ended >= 4  # whole episodes, and the next ones started from the same streams
     # Tiles the observer may not see were there, and stayed hidden (no_luck hides nothing).
     assert max(hidden) > 0 if not options.get("no_luck") else hidden == {0}
 
 
 def test_illegal_actions_end_the_episode_and_the_next_one_follows() -> None:
-    ended, _ = play_beside_reference({"players": 2}, ["random"], 0, "wdl", 120, 3, 9)
-    assert ended >= 6  # illegal actions, each ending its episode, then the next episodes
-
-
-def make_envs(num_envs: int = 4, **kwargs: Any) -> Any:
-    return gymnasium.make_vec("kingdomkit/Kingdoms-v0", num_envs=num_envs, **kwargs)
-
-
-def random_actions(rng: np.random.Generator, masks: Any) -> Any:
-    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
-
-
-def test_make_vec_uses_the_batched_simulator() -> None:
-    envs = make_envs(3, players=2, opponents="greedy")
-    assert isinstance(envs, KingdomkitVectorEnv)
-    observations, infos = envs.reset(seed=5)
-    assert envs.observation_space.contains(observations)
-    assert np.array_equal(infos["action_mask"], observations["action_mask"])
-    rng = np.random.default_rng(1)
-    ended = 0
-    for _ in range(150):
-        actions = random_actions(rng, observations["action_mask"])
-        observations, rewards, terminations, _, infos = envs.step(actions)
-        assert envs.observation_space.contains(observations)
-        assert infos["player"].tolist() == [0, 0, 0]
-        for i in np.flatnonzero(terminations):
-            ended += 1
-            assert rewards[i] in (-1.0, 0.0, 1.0) and infos["scores"][i].any()
-            assert not observations["action_mask"][i].any()
-    assert ended >= 3
-
-
-def test_vector_env_is_determined_by_its_seed() -> None:
-    def rollout(seed: int) -> list[Any]:
-        envs = make_envs(players=3, opponents="random")
-        observations, _ = envs.reset(seed=seed)
-        rng = np.random.default_rng(0)
-        trace = []
-        for _ in range(40):
-            observations = envs.step(random_actions(rng, observations["action_mask"]))[0]
-            trace.append(observations["observation"]["board"].copy())
-        return trace
-
-    first, again, other = rollout(11), rollout(11), rollout(12)
-    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
-    assert any(not np.array_equal(a, b) for a, b in zip(first, other, strict=True))
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"opponents": "flat-mc"}, "compiled opponents only"),
-        ({"opponents": ["random", "greedy"]}, "1 opponents needed"),
-        ({"seat": 2}, "seat must be 0 to 1"),
-        ({"num_envs": 0}, "whole number"),
-    ],
-)
-def test_vector_env_refuses_bad_settings(kwargs: dict[str, Any], message: str) -> None:
-    settings = {"num_envs": 2, "players": 2, "game": "kingdoms", **kwargs}
-    with pytest.raises(OptionError, match=message):
-        KingdomkitVectorEnv(**settings)
+    played = play({"players": 2}, ["random"], 0, "wdl", 120, games=3, illegal_every=9)
+    # Illegal actions, each ending its episode, then the next episodes.
+    assert played.ended >= 6 and played.illegal >= 1
