@@ -166,6 +166,9 @@ def test_a_game_against_bots_played_on_the_board(
     decisions = play_a_game(page, touch)
     assert decisions == 24  # 12 dominoes each, claimed then placed
     assert page.locator("#drawn .kk-kingdom").count() == players
+    points = page.locator('#drawn [title="points as things stand"]').all_inner_texts()
+    totals = sorted(score["total"] for score in model(page)["scores"])
+    assert sorted(points) == sorted(f"{t} point" if t == 1 else f"{t} points" for t in totals)
     assert not errors.seen, errors.seen
     context.close()
 

@@ -92,9 +92,9 @@
       });
       const details = [
         html("span", { class: "kk-stat", title: "crowns" }, KK.icon("crown", null, 15), ` ${kingdom.crowns}`),
-        html("span", { class: "kk-stat", title: "points as things stand", text: `${score.total} pts` }),
+        html("span", { class: "kk-stat", title: "points as things stand", text: plural(score.total, "point") }),
       ];
-      if (kingdom.discarded.length) details.push(html("span", { class: "kk-stat", text: `discarded ${kingdom.discarded.map((d) => d.label).join(", ")}` }));
+      if (kingdom.discarded.length) details.push(html("span", { class: "kk-stat", text: `discarded ${kingdom.discarded.length === 1 ? "domino" : "dominoes"} ${kingdom.discarded.map((d) => d.label).join(", ")}` }));
       cards.append(kd.card({
         colour: colour(p), title: `Seat ${p + 1}: ${seatLabel(p)}`, details, drawing,
         toAct: Boolean(acting) && acting.player === p && view.status === "running", mine: p === view.you,
