@@ -39,7 +39,7 @@ from kingdomkit.learn.__main__ import main  # noqa: E402
 from kingdomkit.learn.curve import read_csv  # noqa: E402
 from kingdomkit.learn.model import PolicyValueNet, export, from_network, torch_outputs  # noqa: E402
 from kingdomkit.learn.records import COLUMNS, Recorder, Records, self_play  # noqa: E402
-from kingdomkit.learn.train import explained, fit_scales, train, validate  # noqa: E402
+from kingdomkit.learn.train import agreement, explained, fit_scales, train, validate  # noqa: E402
 from networks import SETUP_IDS, SETUPS, TINY, saved  # noqa: E402
 from processes import started_workers, still_running  # noqa: E402
 
@@ -289,8 +289,9 @@ def test_a_tiny_run_resumes_after_an_interruption_and_writes_its_curve(
     assert all(np.isfinite(float(r["fresh_value_explained"])) for r in rows)
     older = tmp_path / "older.csv"  # a curve from before these columns reads back
     lines = (out / "curve.csv").read_text().splitlines()
-    older.write_text("".join(line.rsplit(",", 3)[0] + "\n" for line in lines))
+    older.write_text("".join(line.rsplit(",", 4)[0] + "\n" for line in lines))
     assert np.isnan(read_csv(older)[1].fresh_value_explained)
+    assert all(0 <= float(r["fresh_policy_agreement"]) <= 1 for r in rows)
 
     network = load_network(out / "network.npz")
     assert "--iterations 2" in network.header["produced_by"]["command"]
@@ -436,9 +437,24 @@ def test_training_draws_as_many_records_as_asked_and_learns_what_it_is_shown() -
     assert sum(drawn) == samples and max(drawn) == 64
     after = validate(model, records)  # the records it was shown: it must have learnt them
     assert after.policy_kl < before.policy_kl
+    assert after.policy_agreement > max(before.policy_agreement, 0.5)
     assert after.value_explained > max(before.value_explained, 0.2)
     assert after.points_explained > max(before.points_explained, 0.2)
     assert before.policy_kl >= 0 and after.policy_kl >= 0  # a divergence
+
+
+def test_agreement_counts_the_expert_s_likeliest_moves_where_there_was_a_choice() -> None:
+    masks = np.array([[1, 1, 1], [1, 1, 0], [0, 1, 0], [1, 1, 1], [1, 1, 0]], bool)
+    targets = np.array(
+        [[0.2, 0.7, 0.1], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.6, 0.3, 0.1], [0.0, 0.0, 0.0]]
+    )
+    logs = np.log(
+        np.array([[0.1, 0.8, 0.1], [0.1, 0.9, 0.0], [0.0, 1.0, 0.0], [0.2, 0.7, 0.1], [1, 0, 0]])
+        + 1e-9
+    )
+    # agreed; a tie of visits, either move agrees; one legal move and no search are not asked;
+    # the network's first is not the expert's
+    assert agreement(logs, targets, masks) == (2, 3)
 
 
 def test_explained_variance_is_one_for_the_targets_and_zero_for_their_mean() -> None:
@@ -604,6 +620,7 @@ def test_holdout_measures_fresh_designs_on_a_runs_newest_records(
         ("board_policy=1,trunk=8", 2),
     ]
     assert all(m["policy_kl"] > 0 and np.isfinite(m["value_explained"]) for m in found)
+    assert all(0 <= m["policy_agreement"] <= 1 for m in found)
     assert found[0]["policy_kl"] != found[2]["policy_kl"]  # two designs, two networks
     for wrong, words in (
         (["--design", "size=3"], "give name=number pairs"),

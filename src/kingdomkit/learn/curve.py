@@ -42,6 +42,7 @@ class Point:
     fresh_policy_kl: float = math.nan
     fresh_value_explained: float = math.nan
     fresh_points_explained: float = math.nan
+    fresh_policy_agreement: float = math.nan  # a column added later, so last
 
 
 def strength(
@@ -116,9 +117,11 @@ def plot(path: Path, points: Sequence[Point], title: str) -> None:
     games = [p.games for p in iterations]
     fit.plot(games, [p.fresh_value_explained for p in iterations], marker="o", label="value")
     fit.plot(games, [p.fresh_points_explained for p in iterations], marker="o", label="points")
+    agreed = [p.fresh_policy_agreement for p in iterations]
+    fit.plot(games, agreed, marker="s", label="expert's move first (share)")
     fit.set(
         xlabel="games of self-play (each point: that iteration's, before training on them)",
-        ylabel="variance explained in unseen games",
+        ylabel="in unseen games: variance explained, moves agreed",
         ylim=(-0.2, 1),
     )
     fit.axhline(0, color="grey", linewidth=0.5)

@@ -8,8 +8,9 @@ The run's replay window (its current buffer, oldest records first) is cut in two
 `--share` is held out, the rest trains. Each design (sizes of bots/network.py, the run's
 where not given) starts from a fresh network whose input scales are fitted on the training
 part, with the run's learning rate, batch and value weight, and is measured on the held-out
-part after each pass (train.validate: the policy's divergence from the expert's visits, the
-share of the value's and points' variance explained). A design is chosen on these, the
+part after each pass (train.validate: the policy's divergence from the expert's visits, how
+often its likeliest move is the expert's, the share of the value's and points' variance
+explained). A design is chosen on these, the
 figures a training run's curve cannot give: there every network has seen the games before
 the ones it is measured on, and a change of design needs a run of its own.
 
@@ -54,6 +55,7 @@ class Measured:
     design: str
     passes: int
     policy_kl: float
+    policy_agreement: float
     value_explained: float
     points_explained: float
     seconds: float
@@ -109,6 +111,7 @@ def measure(
                     text,
                     done,
                     check.policy_kl,
+                    check.policy_agreement,
                     check.value_explained,
                     check.points_explained,
                     time.perf_counter() - started,
@@ -156,13 +159,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.table import Table
 
     table = Table(title=f"Held out: the newest {args.share:.0%} of {args.run}'s records")
-    for column in ("design", "passes", "policy KL", "value explained", "points explained", "s"):
+    columns = (
+        "design",
+        "passes",
+        "policy KL",
+        "policy agrees",
+        "value explained",
+        "points explained",
+        "s",
+    )
+    for column in columns:
         table.add_column(column, justify="left" if column == "design" else "right")
     for m in found:
         table.add_row(
             m.design or "the run's",
             str(m.passes),
             f"{m.policy_kl:.3f}",
+            f"{m.policy_agreement:.1%}",
             f"{m.value_explained:.3f}",
             f"{m.points_explained:.3f}",
             f"{m.seconds:.0f}",

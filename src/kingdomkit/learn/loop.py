@@ -356,6 +356,7 @@ class Run:
                     validation.policy_kl,
                     validation.value_explained,
                     validation.points_explained,
+                    validation.policy_agreement,
                 )
             )
         self._checkpoint()

@@ -11,9 +11,11 @@ the measurements that chose the default).
 
 `validate` measures the network on records it has not trained on (an iteration's fresh
 games, before it trains on them): how far its policy is from the targets (the cross-entropy
-less the targets' own entropy, a KL divergence) and the share of the value and points
-targets' variance it explains. Training losses fall as a network memorises its window; these
-do not.
+less the targets' own entropy, a KL divergence), how often its likeliest move is the one the
+expert visited most (where there was a choice: the search plays its most visited move, so this
+is nearer to what changes a game than the divergence, which also weighs the moves it never
+plays), and the share of the value and points targets' variance it explains. Training losses
+fall as a network memorises its window; these do not.
 `fit_scales` fixes the input scales once, from the first records: one over the largest value
 of each input channel and feature (one-hots stay 1, scores and domino numbers come near 1).
 """
@@ -48,6 +50,7 @@ class Validation:
     """How well a network predicts records it has not trained on (see the card)."""
 
     policy_kl: float  # nats
+    policy_agreement: float  # share of decisions with a choice whose likeliest move is the expert's
     value_explained: float  # 1 - mean squared error / variance of the targets
     points_explained: float
 
@@ -122,9 +125,10 @@ def log_policy(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
 def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Validation:
     """`model`'s policy divergence and explained variances on `records` (see the card)."""
     if not len(records):
-        return Validation(math.nan, math.nan, math.nan)
+        return Validation(math.nan, math.nan, math.nan, math.nan)
     model.eval()
     cross = entropy = 0.0
+    agreed = choices = 0
     values, points = [], []
     with torch.no_grad():
         for start in range(0, len(records), batch):
@@ -135,15 +139,30 @@ def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Vali
             )
             logs = log_policy(logits, torch.from_numpy(records.mask[part])).numpy()
             targets = records.policy[part].astype(np.float32)
+            same, asked = agreement(logs, targets, records.mask[part])
+            agreed, choices = agreed + same, choices + asked
             cross -= float((targets * logs).sum())
             entropy -= float((targets * np.log(np.where(targets > 0, targets, 1.0))).sum())
             values.append(torch.sigmoid(value_logits).numpy())
             points.append(points_out.numpy() * POINTS_SCALE)
     return Validation(
         (cross - entropy) / len(records),
+        agreed / choices if choices else math.nan,
         explained(np.concatenate(values), records.value),
         explained(np.concatenate(points), records.points),
     )
+
+
+def agreement(
+    logs: np.ndarray[Any, Any], targets: np.ndarray[Any, Any], masks: np.ndarray[Any, Any]
+) -> tuple[int, int]:
+    """Of the decisions with more than one legal move and a search behind them (targets that
+    sum to more than 0), how many whose likeliest move by `logs` is one of the targets'
+    likeliest (a tie of visits counts either move), and how many there were."""
+    asked = (masks.sum(axis=1) > 1) & (targets.sum(axis=1) > 0)
+    chosen = targets[np.arange(len(targets)), logs.argmax(axis=1)]
+    same = chosen == targets.max(axis=1)
+    return int((same & asked).sum()), int(asked.sum())
 
 
 def explained(predicted: np.ndarray[Any, Any], target: np.ndarray[Any, Any]) -> float:
