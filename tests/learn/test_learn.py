@@ -632,3 +632,42 @@ def test_holdout_measures_fresh_designs_on_a_runs_newest_records(
         assert words in capsys.readouterr().err
     assert holdout.main([str(tmp_path / "none")]) == 2
     assert "holds no training run" in capsys.readouterr().err
+
+
+def test_screen_measures_networks_on_the_same_fresh_games_of_an_expert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kingdomkit.learn import screen
+
+    game = make_game("kingdomino", {"players": 2})
+    one, two = saved(game, tmp_path / "one.npz", 1), saved(game, tmp_path / "two.npz", 2)
+    argv = [str(one), str(two), "--expert", "mcts:playouts=8", "--games", "2"]
+    assert screen.main([*argv, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert (found["expert"], found["games"]) == ("mcts:playouts=8", 2)
+    assert 40 <= found["decisions"] <= 2 * 48  # claims and placements with a choice
+    first, second = found["networks"]
+    assert (first["network"], second["network"]) == (str(one), str(two))
+    for figures in (first, second):
+        assert figures["policy_kl"] > 0 and 0 <= figures["policy_agreement"] <= 1
+        assert np.isfinite(figures["value_explained"])
+    assert first["policy_kl"] != second["policy_kl"]  # two networks, one set of games
+    assert screen.main([str(one), *argv[2:], "--json"]) == 0  # the same games again
+    assert json.loads(capsys.readouterr().out)["networks"] == [first]
+    assert screen.main([str(one), *argv[2:], "--seed", "5", "--json"]) == 0  # other games
+    assert json.loads(capsys.readouterr().out)["networks"][0]["policy_kl"] != first["policy_kl"]
+    again = screen.main([str(two), str(one), "--expert", "mcts:playouts=8", "--games", "2"])
+    table = capsys.readouterr().out
+    assert again == 0 and "2 games of mcts:playouts=8" in table
+    cells = "".join(line.split("│")[1].strip() for line in table.splitlines() if "│" in line)
+    assert f"{two}{one}" in cells  # each path whole, folded in a narrow terminal
+    duel = saved(make_game("kingdomino", {"players": 2, "mighty_duel": True}), tmp_path / "d.npz")
+    for wrong, words in (
+        ([str(one), str(duel)], "is not for what"),
+        ([str(one), "--games", "0"], "--games must be between 1 and"),
+        ([str(one), "--workers", "0"], "--workers must be between 1 and 64"),
+        ([str(one), "--seed", "-1"], "--seed must be a whole number from 0"),
+        ([str(tmp_path / "none.npz")], "no network file"),
+    ):
+        assert screen.main(wrong) == 2
+        assert words in capsys.readouterr().err

@@ -1,0 +1,179 @@
+"""`python -m kingdomkit.learn.screen NETWORK ...`: networks side by side on the same fresh
+games of an expert, in minutes, before an arena spends hours of CPU on them.
+
+    python -m kingdomkit.learn.screen docs/runs/learn-2p-big/network.npz \\
+        docs/runs/learn-2p-sym/network.npz --games 200 --workers 2
+
+The expert (default `mcts:playouts=200`, the runs' own) plays `--games` games against itself
+from seeds no training run uses, recorded as a run records them (learn/records.py), with the
+games' outcomes as the value and points targets. Each network is measured on every one of
+those decisions (train.validate): its policy's divergence from the expert's visits, how often
+its likeliest move is the expert's, and the share of the outcomes' variance its value and
+points explain. The networks must be of one game, set-up and encoder (their headers say).
+Of six 2-player networks, the value figure set apart by 0.1 the one the arenas put clearly
+below the others, where the policy figures told none apart; 200 games move it by a few
+hundredths (docs/learning.md, "Screening networks"): a first sieve, not a verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from concurrent.futures import as_completed
+from dataclasses import asdict, dataclass
+from functools import partial
+from pathlib import Path
+
+from kingdomkit.core.protocol import KingdomkitError, OptionError
+
+try:
+    import torch
+
+    from kingdomkit.bots.network import Network, layout_of, load_network
+    from kingdomkit.core.registry import make_game
+    from kingdomkit.core.workers import worker_pool
+    from kingdomkit.learn.loop import progress_bar
+    from kingdomkit.learn.model import from_network
+    from kingdomkit.learn.records import Records, self_play
+    from kingdomkit.learn.train import validate
+except ModuleNotFoundError as missing:  # the train extra is not installed
+    if missing.name not in ("torch", "numpy", "matplotlib"):
+        raise
+    sys.exit(
+        f"python -m kingdomkit.learn.screen needs {missing.name}: pip install 'kingdomkit[train]'"
+    )
+
+FIRST_SEED = 90_000  # the default; training runs draw their games' seeds far below this
+MAX_GAMES = 10_000
+
+
+@dataclass(frozen=True)
+class Screened:
+    """One network on the expert's games."""
+
+    network: str
+    policy_kl: float
+    policy_agreement: float
+    value_explained: float
+    points_explained: float
+
+
+def networks_of(paths: Sequence[str]) -> list[Network]:
+    """The networks at `paths`; KingdomkitError, in words, unless they share one game, set-up
+    and encoder."""
+    found = [load_network(path) for path in paths]
+    first = found[0].header
+    for path, network in zip(paths, found, strict=True):
+        header = network.header
+        for fact in ("game", "options", "observation", "actions", "encoder_version"):
+            if header.get(fact) != first.get(fact):
+                raise KingdomkitError(
+                    f"{path} is not for what {paths[0]} is for: its {fact} differs "
+                    f"({header.get(fact)!r}, not {first.get(fact)!r})"
+                )
+    return found
+
+
+def screen(
+    paths: Sequence[str], expert: str, games: int, workers: int, first_seed: int = FIRST_SEED
+) -> tuple[list[Screened], int]:
+    """Every network's figures on `games` games of `expert` (seeds from `first_seed`), and
+    the decisions recorded."""
+    networks = networks_of(paths)
+    header = networks[0].header
+    game = make_game(str(header["game"]), dict(header["options"]))
+    layout = layout_of(header)
+    play = partial(self_play, game, expert, layout=layout, value_mix=0.0, draw=True)
+    seeds = range(first_seed, first_seed + games)
+    records = Records.empty(layout)
+    with progress_bar() as progress:
+        task = progress.add_task(f"{games} games of {expert}", total=games)
+        if workers <= 1:
+            played = []
+            for seed in seeds:
+                played.append(play(seed))
+                progress.advance(task)
+        else:
+            with worker_pool(workers) as pool:
+                jobs = [pool.submit(play, seed) for seed in seeds]
+                for _ in as_completed(jobs):
+                    progress.advance(task)
+                played = [job.result() for job in jobs]
+    decisions = 0
+    for found, made in played:  # in seed order, however many processes
+        records = records.joined(found, len(records) + len(found))
+        decisions += made
+    screened = []
+    for path, network in zip(paths, networks, strict=True):
+        check = validate(from_network(network), records)
+        screened.append(
+            Screened(
+                path,
+                check.policy_kl,
+                check.policy_agreement,
+                check.value_explained,
+                check.points_explained,
+            )
+        )
+    return screened, decisions
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m kingdomkit.learn.screen",
+        description="Measure networks of one game on the same fresh games of an expert "
+        "(docs/learning.md, 'Screening networks').",
+    )
+    p.add_argument("networks", nargs="+", help="network files (.npz) of one game and set-up")
+    p.add_argument("--expert", default="mcts:playouts=200", help="the bot that plays the games")
+    p.add_argument("--games", type=int, default=200, help="games of the expert (200)")
+    p.add_argument("--workers", type=int, default=1, help="processes playing them (1)")
+    p.add_argument(
+        "--seed", type=int, default=FIRST_SEED, help=f"the first game's seed ({FIRST_SEED})"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    torch.set_num_threads(1)
+    try:
+        if not 1 <= args.games <= MAX_GAMES:
+            raise KingdomkitError(f"--games must be between 1 and {MAX_GAMES}")
+        if not 1 <= args.workers <= 64:
+            raise KingdomkitError("--workers must be between 1 and 64")
+        if not 0 <= args.seed < 2**63 - MAX_GAMES:
+            raise KingdomkitError("--seed must be a whole number from 0")
+        found, decisions = screen(args.networks, args.expert, args.games, args.workers, args.seed)
+    except (KingdomkitError, OptionError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        figures = {"expert": args.expert, "games": args.games, "seed": args.seed}
+        figures["decisions"] = decisions
+        print(json.dumps({**figures, "networks": [asdict(s) for s in found]}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{args.games} games of {args.expert}: {decisions} decisions")
+    table.add_column("network", overflow="fold")  # a path is never cut short
+    for column in ("policy KL", "policy agrees", "value explained", "points explained"):
+        table.add_column(column, justify="right")
+    for s in found:
+        table.add_row(
+            str(Path(s.network)),
+            f"{s.policy_kl:.3f}",
+            f"{s.policy_agreement:.1%}",
+            f"{s.value_explained:.3f}",
+            f"{s.points_explained:.3f}",
+        )
+    Console().print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
