@@ -671,3 +671,20 @@ def test_screen_measures_networks_on_the_same_fresh_games_of_an_expert(
     ):
         assert screen.main(wrong) == 2
         assert words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "command", ["kingdomkit.learn", "kingdomkit.learn.holdout", "kingdomkit.learn.screen"]
+)
+def test_without_the_train_extra_a_command_says_what_to_install(command: str) -> None:
+    hide_torch = (
+        "import runpy, sys; sys.modules['torch'] = None; sys.argv = ['x', '--help']; "
+        f"runpy.run_module({command!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide_torch], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == (
+        f"python -m {command} needs torch: pip install 'kingdomkit[train]'"
+    )

@@ -9,3 +9,18 @@ bots/network.py in torch) learns them, and each iteration ends with a checkpoint
 of the learning curve (strength against fixed opponents). Nothing below this package
 imports it; torch is imported only here.
 """
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+TRAIN_EXTRA = ("torch", "numpy", "matplotlib")  # what the train extra brings
+
+
+def without_train_extra(missing: ModuleNotFoundError, command: str) -> NoReturn:
+    """Leave `command` with the line that installs what is missing, when it is part of the
+    train extra; any other missing module is a fault, raised again."""
+    if missing.name not in TRAIN_EXTRA:
+        raise missing
+    sys.exit(f"{command} needs {missing.name}: pip install 'kingdomkit[train]'")

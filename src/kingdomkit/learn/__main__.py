@@ -16,14 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.learn import without_train_extra
 
 try:
     from kingdomkit.bots.network import Sizes, load_network
     from kingdomkit.learn.loop import LIMIT, Settings, kept_settings, run
 except ModuleNotFoundError as missing:  # the train extra is not installed
-    if missing.name not in ("torch", "numpy", "matplotlib"):
-        raise
-    sys.exit(f"python -m kingdomkit.learn needs {missing.name}: pip install 'kingdomkit[train]'")
+    without_train_extra(missing, "python -m kingdomkit.learn")
 
 DEFAULTS = Settings(game="", options={})
 

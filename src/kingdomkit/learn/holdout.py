@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError
+from kingdomkit.learn import without_train_extra
 
 try:
     import torch
@@ -41,11 +42,7 @@ try:
     from kingdomkit.learn.records import Records
     from kingdomkit.learn.train import fit_scales, train, validate
 except ModuleNotFoundError as missing:  # the train extra is not installed
-    if missing.name not in ("torch", "numpy", "matplotlib"):
-        raise
-    sys.exit(
-        f"python -m kingdomkit.learn.holdout needs {missing.name}: pip install 'kingdomkit[train]'"
-    )
+    without_train_extra(missing, "python -m kingdomkit.learn.holdout")
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 
 from kingdomkit.core.protocol import KingdomkitError, OptionError
+from kingdomkit.learn import without_train_extra
 
 try:
     import torch
@@ -39,11 +40,7 @@ try:
     from kingdomkit.learn.records import Records, self_play
     from kingdomkit.learn.train import validate
 except ModuleNotFoundError as missing:  # the train extra is not installed
-    if missing.name not in ("torch", "numpy", "matplotlib"):
-        raise
-    sys.exit(
-        f"python -m kingdomkit.learn.screen needs {missing.name}: pip install 'kingdomkit[train]'"
-    )
+    without_train_extra(missing, "python -m kingdomkit.learn.screen")
 
 FIRST_SEED = 90_000  # the default; training runs draw their games' seeds far below this
 MAX_GAMES = 10_000
