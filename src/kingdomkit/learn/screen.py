@@ -42,7 +42,7 @@ try:
 except ModuleNotFoundError as missing:  # the train extra is not installed
     without_train_extra(missing, "python -m kingdomkit.learn.screen")
 
-FIRST_SEED = 90_000  # the default; training runs draw their games' seeds far below this
+FIRST_SEED = 90_000  # below the seeds of any run of the default --seed (loop.game_seed)
 MAX_GAMES = 10_000
 
 
