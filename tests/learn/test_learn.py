@@ -644,7 +644,7 @@ def test_screen_measures_networks_on_the_same_fresh_games_of_an_expert(
     argv = [str(one), str(two), "--expert", "mcts:playouts=8", "--games", "2"]
     assert screen.main([*argv, "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
-    assert (found["expert"], found["games"]) == ("mcts:playouts=8", 2)
+    assert (found["expert"], found["games"], found["value_mix"]) == ("mcts:playouts=8", 2, 1)
     assert 40 <= found["decisions"] <= 2 * 48  # claims and placements with a choice
     first, second = found["networks"]
     assert (first["network"], second["network"]) == (str(one), str(two))
@@ -656,9 +656,14 @@ def test_screen_measures_networks_on_the_same_fresh_games_of_an_expert(
     assert json.loads(capsys.readouterr().out)["networks"] == [first]
     assert screen.main([str(one), *argv[2:], "--seed", "5", "--json"]) == 0  # other games
     assert json.loads(capsys.readouterr().out)["networks"][0]["policy_kl"] != first["policy_kl"]
+    assert screen.main([str(one), *argv[2:], "--value-mix", "0", "--json"]) == 0  # outcomes
+    outcomes = json.loads(capsys.readouterr().out)
+    assert outcomes["value_mix"] == 0 and outcomes["decisions"] == found["decisions"]
+    assert outcomes["networks"][0]["policy_kl"] == first["policy_kl"]  # the same games
+    assert outcomes["networks"][0]["value_explained"] != first["value_explained"]
     again = screen.main([str(two), str(one), "--expert", "mcts:playouts=8", "--games", "2"])
     table = capsys.readouterr().out
-    assert again == 0 and "2 games of mcts:playouts=8" in table
+    assert again == 0 and "2 games of mcts:playouts=8" in table and "expert's estimates" in table
     cells = "".join(line.split("│")[1].strip() for line in table.splitlines() if "│" in line)
     assert f"{two}{one}" in cells  # each path whole, folded in a narrow terminal
     duel = saved(make_game("kingdomino", {"players": 2, "mighty_duel": True}), tmp_path / "d.npz")
@@ -667,6 +672,7 @@ def test_screen_measures_networks_on_the_same_fresh_games_of_an_expert(
         ([str(one), "--games", "0"], "--games must be between 1 and"),
         ([str(one), "--workers", "0"], "--workers must be between 1 and 64"),
         ([str(one), "--seed", "-1"], "--seed must be a whole number from 0"),
+        ([str(one), "--value-mix", "1.5"], "--value-mix must be between 0 and 1"),
         ([str(tmp_path / "none.npz")], "no network file"),
     ):
         assert screen.main(wrong) == 2

@@ -5,14 +5,17 @@ games of an expert, in minutes, before an arena spends hours of CPU on them.
         docs/runs/learn-2p-sym/network.npz --games 200 --workers 2
 
 The expert (default `mcts:playouts=200`, the runs' own) plays `--games` games against itself
-from seeds no training run uses, recorded as a run records them (learn/records.py), with the
-games' outcomes as the value and points targets. Each network is measured on every one of
-those decisions (train.validate): its policy's divergence from the expert's visits, how often
-its likeliest move is the expert's, and the share of the outcomes' variance its value and
-points explain. The networks must be of one game, set-up and encoder (their headers say).
-Of six 2-player networks, the value figure set apart by 0.1 the one the arenas put clearly
-below the others, where the policy figures told none apart; 200 games move it by a few
-hundredths (docs/learning.md, "Screening networks"): a first sieve, not a verdict.
+from seeds no training run uses, recorded as a run records them (learn/records.py). The value
+and points targets are the expert's own estimates at each decision (`--value-mix 1`, the
+default) or the games' outcomes (`0`), or a mix. Each network is measured on every one of those
+decisions (train.validate): its policy's divergence from the expert's visits, how often its
+likeliest move is the expert's, and the share of the targets' variance its value and points
+explain. The networks must be of one game, set-up and encoder (their headers say).
+
+Why these defaults: of six 2-player networks, the value figure against the expert's estimates
+put them in the same order on two sets of 200 games, the order of the arenas but for one pair;
+against the outcomes it moved by up to 0.06 from one set to the other; the policy figures told
+none apart (docs/learning.md, "Screening networks"). A first sieve, not a verdict.
 """
 
 from __future__ import annotations
@@ -74,15 +77,21 @@ def networks_of(paths: Sequence[str]) -> list[Network]:
 
 
 def screen(
-    paths: Sequence[str], expert: str, games: int, workers: int, first_seed: int = FIRST_SEED
+    paths: Sequence[str],
+    expert: str,
+    games: int,
+    workers: int,
+    first_seed: int = FIRST_SEED,
+    value_mix: float = 1.0,
 ) -> tuple[list[Screened], int]:
-    """Every network's figures on `games` games of `expert` (seeds from `first_seed`), and
-    the decisions recorded."""
+    """Every network's figures on `games` games of `expert` (seeds from `first_seed`, value
+    targets the outcome mixed with the search's root estimate by `value_mix`), and the
+    decisions recorded."""
     networks = networks_of(paths)
     header = networks[0].header
     game = make_game(str(header["game"]), dict(header["options"]))
     layout = layout_of(header)
-    play = partial(self_play, game, expert, layout=layout, value_mix=0.0, draw=True)
+    play = partial(self_play, game, expert, layout=layout, value_mix=value_mix, draw=True)
     seeds = range(first_seed, first_seed + games)
     records = Records.empty(layout)
     with progress_bar() as progress:
@@ -130,6 +139,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, default=FIRST_SEED, help=f"the first game's seed ({FIRST_SEED})"
     )
+    p.add_argument(
+        "--value-mix",
+        type=float,
+        default=1.0,
+        help="value targets: the expert's root estimate (1), the outcome (0), or a mix (1)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -144,19 +159,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise KingdomkitError("--workers must be between 1 and 64")
         if not 0 <= args.seed < 2**63 - MAX_GAMES:
             raise KingdomkitError("--seed must be a whole number from 0")
-        found, decisions = screen(args.networks, args.expert, args.games, args.workers, args.seed)
+        if not 0.0 <= args.value_mix <= 1.0:
+            raise KingdomkitError("--value-mix must be between 0 and 1")
+        found, decisions = screen(
+            args.networks, args.expert, args.games, args.workers, args.seed, args.value_mix
+        )
     except (KingdomkitError, OptionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
         figures = {"expert": args.expert, "games": args.games, "seed": args.seed}
+        figures["value_mix"] = args.value_mix
         figures["decisions"] = decisions
         print(json.dumps({**figures, "networks": [asdict(s) for s in found]}))
         return 0
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{args.games} games of {args.expert}: {decisions} decisions")
+    targets = {1.0: "the expert's estimates", 0.0: "the outcomes"}.get(
+        args.value_mix, f"outcomes mixed {args.value_mix:g} with the expert's estimates"
+    )
+    title = f"{args.games} games of {args.expert}: {decisions} decisions; values of {targets}"
+    table = Table(title=title)
     table.add_column("network", overflow="fold")  # a path is never cut short
     for column in ("policy KL", "policy agrees", "value explained", "points explained"):
         table.add_column(column, justify="right")
