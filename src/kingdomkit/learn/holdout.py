@@ -40,21 +40,17 @@ try:
     from kingdomkit.learn.loop import RUN, kept_settings
     from kingdomkit.learn.model import PolicyValueNet
     from kingdomkit.learn.records import Records
-    from kingdomkit.learn.train import fit_scales, train, validate
+    from kingdomkit.learn.train import FIGURES, Validation, figures, fit_scales, train, validate
 except ModuleNotFoundError as missing:  # the train extra is not installed
     without_train_extra(missing, "python -m kingdomkit.learn.holdout")
 
 
 @dataclass(frozen=True)
-class Measured:
+class Measured(Validation):
     """A design after a pass over the training part, on the held-out part."""
 
     design: str
     passes: int
-    policy_kl: float
-    policy_agreement: float
-    value_explained: float
-    points_explained: float
     seconds: float
 
 
@@ -103,17 +99,8 @@ def measure(
                 settings.value_weight,
             )  # fmt: skip
             check = validate(model, held)
-            found.append(
-                Measured(
-                    text,
-                    done,
-                    check.policy_kl,
-                    check.policy_agreement,
-                    check.value_explained,
-                    check.points_explained,
-                    time.perf_counter() - started,
-                )
-            )
+            seconds = time.perf_counter() - started
+            found.append(Measured(**asdict(check), design=text, passes=done, seconds=seconds))
     return found
 
 
@@ -156,27 +143,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rich.table import Table
 
     table = Table(title=f"Held out: the newest {args.share:.0%} of {args.run}'s records")
-    columns = (
-        "design",
-        "passes",
-        "policy KL",
-        "policy agrees",
-        "value explained",
-        "points explained",
-        "s",
-    )
-    for column in columns:
+    for column in ("design", "passes", *FIGURES, "s"):
         table.add_column(column, justify="left" if column == "design" else "right")
     for m in found:
-        table.add_row(
-            m.design or "the run's",
-            str(m.passes),
-            f"{m.policy_kl:.3f}",
-            f"{m.policy_agreement:.1%}",
-            f"{m.value_explained:.3f}",
-            f"{m.points_explained:.3f}",
-            f"{m.seconds:.0f}",
-        )
+        table.add_row(m.design or "the run's", str(m.passes), *figures(m), f"{m.seconds:.0f}")
     Console().print(table)
     return 0
 

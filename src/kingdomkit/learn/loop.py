@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -375,17 +375,7 @@ class Run:
             value_mix=s.value_mix,
             draw=s.draw_symmetries,
         )
-        if self.workers <= 1:
-            found = []
-            for seed in seeds:
-                found.append(play(seed))
-                step()
-            return found
-        with worker_pool(self.workers) as pool:  # spawned: this process holds torch's threads
-            jobs = [pool.submit(play, seed) for seed in seeds]
-            for _ in as_completed(jobs):
-                step()
-            return [job.result() for job in jobs]
+        return games_of(play, seeds, self.workers, step)
 
     def _checkpoint(self) -> None:
         directory, number = self.directory, self.progressed.iteration
@@ -413,6 +403,27 @@ class Run:
         partial.replace(directory / RUN)
         for old in (f"model-{number - 1}.pt", f"buffer-{number - 1}.npz"):
             (directory / old).unlink(missing_ok=True)
+
+
+def games_of(
+    play: Callable[[int], tuple[Records, int]],
+    seeds: Sequence[int],
+    workers: int,
+    step: Callable[[], None],
+) -> list[tuple[Records, int]]:
+    """`play` of each of `seeds`, in seed order: here, or spread over `workers` processes;
+    `step()` as each game ends (`play` must pickle: a partial of `records.self_play`)."""
+    if workers <= 1:
+        found = []
+        for seed in seeds:
+            found.append(play(seed))
+            step()
+        return found
+    with worker_pool(workers) as pool:  # spawned: this process holds torch's threads
+        jobs = [pool.submit(play, seed) for seed in seeds]
+        for _ in as_completed(jobs):
+            step()
+        return [job.result() for job in jobs]
 
 
 def progress_bar() -> LoggedProgress:

@@ -24,7 +24,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
@@ -37,11 +36,10 @@ try:
 
     from kingdomkit.bots.network import Network, layout_of, load_network
     from kingdomkit.core.registry import make_game
-    from kingdomkit.core.workers import worker_pool
-    from kingdomkit.learn.loop import progress_bar
+    from kingdomkit.learn.loop import games_of, progress_bar
     from kingdomkit.learn.model import from_network
     from kingdomkit.learn.records import Records, self_play
-    from kingdomkit.learn.train import validate
+    from kingdomkit.learn.train import FIGURES, Validation, figures, validate
 except ModuleNotFoundError as missing:  # the train extra is not installed
     without_train_extra(missing, "python -m kingdomkit.learn.screen")
 
@@ -50,14 +48,10 @@ MAX_GAMES = 10_000
 
 
 @dataclass(frozen=True)
-class Screened:
+class Screened(Validation):
     """One network on the expert's games."""
 
     network: str
-    policy_kl: float
-    policy_agreement: float
-    value_explained: float
-    points_explained: float
 
 
 def networks_of(paths: Sequence[str]) -> list[Network]:
@@ -96,17 +90,7 @@ def screen(
     records = Records.empty(layout)
     with progress_bar() as progress:
         task = progress.add_task(f"{games} games of {expert}", total=games)
-        if workers <= 1:
-            played = []
-            for seed in seeds:
-                played.append(play(seed))
-                progress.advance(task)
-        else:
-            with worker_pool(workers) as pool:
-                jobs = [pool.submit(play, seed) for seed in seeds]
-                for _ in as_completed(jobs):
-                    progress.advance(task)
-                played = [job.result() for job in jobs]
+        played = games_of(play, seeds, workers, lambda: progress.advance(task))
     decisions = 0
     for found, made in played:  # in seed order, however many processes
         records = records.joined(found, len(records) + len(found))
@@ -114,15 +98,7 @@ def screen(
     screened = []
     for path, network in zip(paths, networks, strict=True):
         check = validate(from_network(network), records)
-        screened.append(
-            Screened(
-                path,
-                check.policy_kl,
-                check.policy_agreement,
-                check.value_explained,
-                check.points_explained,
-            )
-        )
+        screened.append(Screened(**asdict(check), network=path))
     return screened, decisions
 
 
@@ -168,10 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
-        figures = {"expert": args.expert, "games": args.games, "seed": args.seed}
-        figures["value_mix"] = args.value_mix
-        figures["decisions"] = decisions
-        print(json.dumps({**figures, "networks": [asdict(s) for s in found]}))
+        settings = {"expert": args.expert, "games": args.games, "seed": args.seed}
+        settings["value_mix"] = args.value_mix
+        settings["decisions"] = decisions
+        print(json.dumps({**settings, "networks": [asdict(s) for s in found]}))
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -182,16 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     title = f"{args.games} games of {args.expert}: {decisions} decisions; values of {targets}"
     table = Table(title=title)
     table.add_column("network", overflow="fold")  # a path is never cut short
-    for column in ("policy KL", "policy agrees", "value explained", "points explained"):
+    for column in FIGURES:
         table.add_column(column, justify="right")
     for s in found:
-        table.add_row(
-            str(Path(s.network)),
-            f"{s.policy_kl:.3f}",
-            f"{s.policy_agreement:.1%}",
-            f"{s.value_explained:.3f}",
-            f"{s.points_explained:.3f}",
-        )
+        table.add_row(str(Path(s.network)), *figures(s))
     Console().print(table)
     return 0
 

@@ -153,6 +153,20 @@ def validate(model: PolicyValueNet, records: Records, batch: int = 1024) -> Vali
     )
 
 
+FIGURES = ("policy KL", "policy agrees", "value explained", "points explained")
+
+
+def figures(check: Validation) -> list[str]:
+    """`check`'s figures as the tables of `learn.holdout` and `learn.screen` show them, under
+    FIGURES."""
+    return [
+        f"{check.policy_kl:.3f}",
+        f"{check.policy_agreement:.1%}",
+        f"{check.value_explained:.3f}",
+        f"{check.points_explained:.3f}",
+    ]
+
+
 def agreement(
     logs: np.ndarray[Any, Any], targets: np.ndarray[Any, Any], masks: np.ndarray[Any, Any]
 ) -> tuple[int, int]:
